@@ -1,0 +1,3 @@
+"""kastkopp — the Scandinavian dice games."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,199 @@
+"""Dice: faces, multisets and the sources that roll them.
+
+Rules never roll dice themselves (see :mod:`kastkopp.engine`); a *dice source* does.
+Every source is indexed by a nonce — the number of rolls made so far at the table — so a
+table can be resumed from its log and every roll checked afterwards:
+
+>>> dice = SeededDice(7)
+>>> dice.roll(2) == SeededDice(7).roll(2)
+True
+
+The commit–reveal source is what online tables use. The server picks a secret seed and
+publishes its SHA-256 before play; each roll is HMAC-SHA256(server seed, "client:nonce:k")
+read byte by byte, with rejection sampling so every face is exactly equally likely. When
+the game ends the seed is revealed and anybody can recompute every roll:
+
+>>> source = CommitRevealDice(server_seed=bytes(32), client_seed="anna")
+>>> faces = source.roll(5)
+>>> faces_from_seed(bytes(32), "anna", 0, 5) == faces
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import math
+import random
+import secrets
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar
+
+Faces = tuple[int, ...]
+
+
+def check_faces(faces: Faces, count: int, sides: int = 6) -> None:
+    """Raise ``ValueError`` unless ``faces`` is ``count`` values in ``1..sides``."""
+    if len(faces) != count:
+        raise ValueError(f"expected {count} dice, got {len(faces)}")
+    for face in faces:
+        if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= sides:
+            raise ValueError(f"a die shows 1 to {sides}, not {face!r}")
+
+
+def multisets(count: int, sides: int = 6) -> Iterator[tuple[Faces, Fraction]]:
+    """Every sorted roll of ``count`` dice with its exact probability.
+
+    >>> sum(p for _, p in multisets(5)) == 1
+    True
+    >>> len(list(multisets(5)))
+    252
+    """
+    total = sides**count
+    for faces in itertools.combinations_with_replacement(range(1, sides + 1), count):
+        arrangements = math.factorial(count)
+        for n in Counter(faces).values():
+            arrangements //= math.factorial(n)
+        yield faces, Fraction(arrangements, total)
+
+
+def _unbiased_faces(byte_stream: Iterator[int], count: int, sides: int) -> Faces:
+    """Turn random bytes into faces by rejection sampling (no modulo bias)."""
+    limit = 256 - 256 % sides
+    faces: list[int] = []
+    for byte in byte_stream:
+        if byte < limit:
+            faces.append(byte % sides + 1)
+            if len(faces) == count:
+                return tuple(faces)
+    raise RuntimeError("byte stream ended")  # pragma: no cover - the streams are endless
+
+
+def _hmac_bytes(server_seed: bytes, client_seed: str, nonce: int) -> Iterator[int]:
+    for block in itertools.count():
+        message = f"{client_seed}:{nonce}:{block}".encode()
+        yield from hmac.new(server_seed, message, hashlib.sha256).digest()
+
+
+def faces_from_seed(server_seed: bytes, client_seed: str, nonce: int, count: int,
+                    sides: int = 6) -> Faces:
+    """The faces the commit–reveal source produces for roll number ``nonce``."""
+    return _unbiased_faces(_hmac_bytes(server_seed, client_seed, nonce), count, sides)
+
+
+def seed_commitment(server_seed: bytes) -> str:
+    """The SHA-256 of a server seed, published before play."""
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+@dataclass
+class DiceSource:
+    """Base class: something that rolls dice, counting rolls in :attr:`nonce`."""
+
+    kind: ClassVar[str] = "abstract"
+    nonce: int = field(default=0, kw_only=True)
+
+    def roll(self, count: int, sides: int = 6) -> Faces:
+        faces = self._faces(self.nonce, count, sides)
+        self.nonce += 1
+        return faces
+
+    def _faces(self, nonce: int, count: int, sides: int) -> Faces:
+        raise NotImplementedError
+
+    def describe(self, reveal: bool = False) -> dict[str, Any]:
+        """What the log records about this source (secrets only when ``reveal``)."""
+        return {"source": self.kind}
+
+    def verify(self, nonce: int, count: int, sides: int, faces: Faces) -> bool | None:
+        """Whether ``faces`` is what roll ``nonce`` produced; ``None`` if unknowable."""
+        return None
+
+
+@dataclass
+class SeededDice(DiceSource):
+    """Reproducible dice for tests, simulations and replays."""
+
+    kind: ClassVar[str] = "seeded"
+    seed: int = 0
+
+    def _faces(self, nonce: int, count: int, sides: int) -> Faces:
+        rng = random.Random(f"{self.seed}:{nonce}")
+        return tuple(rng.randint(1, sides) for _ in range(count))
+
+    def describe(self, reveal: bool = False) -> dict[str, Any]:
+        return {"source": self.kind, "seed": self.seed}
+
+    def verify(self, nonce: int, count: int, sides: int, faces: Faces) -> bool | None:
+        return self._faces(nonce, count, sides) == faces
+
+
+@dataclass
+class SecureDice(DiceSource):
+    """Dice from the operating system's cryptographic generator (live play at home)."""
+
+    kind: ClassVar[str] = "secure"
+
+    def _faces(self, nonce: int, count: int, sides: int) -> Faces:
+        return _unbiased_faces(iter(lambda: secrets.randbits(8), None), count, sides)
+
+
+@dataclass
+class CommitRevealDice(DiceSource):
+    """Provably fair dice: the seed's hash is published first, the seed when play ends."""
+
+    kind: ClassVar[str] = "commit-reveal"
+    server_seed: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    client_seed: str = ""
+
+    @property
+    def commitment(self) -> str:
+        return seed_commitment(self.server_seed)
+
+    def _faces(self, nonce: int, count: int, sides: int) -> Faces:
+        return faces_from_seed(self.server_seed, self.client_seed, nonce, count, sides)
+
+    def describe(self, reveal: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "source": self.kind,
+            "server_seed_sha256": self.commitment,
+            "client_seed": self.client_seed,
+        }
+        if reveal:
+            data["server_seed"] = self.server_seed.hex()
+        return data
+
+    def verify(self, nonce: int, count: int, sides: int, faces: Faces) -> bool | None:
+        return self._faces(nonce, count, sides) == faces
+
+
+@dataclass
+class ScriptedDice(DiceSource):
+    """Dice typed in by hand (the score keeper, worked examples in tests)."""
+
+    kind: ClassVar[str] = "scripted"
+    rolls: list[Faces] = field(default_factory=list)
+
+    def _faces(self, nonce: int, count: int, sides: int) -> Faces:
+        if nonce >= len(self.rolls):
+            raise ValueError(f"no dice given for roll {nonce + 1}")
+        faces = tuple(self.rolls[nonce])
+        check_faces(faces, count, sides)
+        return faces
+
+
+def source_from_description(data: dict[str, Any]) -> DiceSource | None:
+    """Rebuild a source from a log's description, or ``None`` if it cannot be rebuilt."""
+    kind = data.get("source")
+    if kind == SeededDice.kind:
+        return SeededDice(seed=int(data.get("seed", 0)))
+    if kind == CommitRevealDice.kind and "server_seed" in data:
+        seed = bytes.fromhex(str(data["server_seed"]))
+        if seed_commitment(seed) != data.get("server_seed_sha256"):
+            raise ValueError("the revealed server seed does not match its published hash")
+        return CommitRevealDice(server_seed=seed, client_seed=str(data.get("client_seed", "")))
+    return None

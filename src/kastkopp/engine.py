@@ -1,0 +1,626 @@
+"""The game protocol every kastkopp game speaks, and the table that drives it from a log.
+
+A game is a pure function of its log. :class:`Game` holds the house rules and the number of
+players; :meth:`Game.new_state` gives the first :class:`State`; a state answers whose turn
+it is, what is legal, and returns a *new* state for each action or roll::
+
+    >>> from kastkopp.games import load
+    >>> game = load("mia", players=2)
+    >>> state = game.new_state()
+    >>> state.chance()            # the first player must roll two hidden dice
+    Chance(seat=0, count=2, sides=6, private=True)
+    >>> state = state.resolve((5, 4))
+    >>> [str(a) for a in state.legal_actions()][:3]
+    ['announce 31', 'announce 32', 'announce 41']
+    >>> state = state.apply("announce 54")
+    >>> state.view(1)["claim"], state.view(1).get("your_dice")
+    ('54', None)
+
+Rules never roll: a state that waits for dice returns a :class:`Chance` from
+:meth:`State.chance`, and the driver (a :class:`Table`, a solver, the score keeper) answers
+with :meth:`State.resolve`. Only :meth:`State.view` crosses a trust boundary.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from kastkopp.dice import DiceSource, Faces, SeededDice, check_faces, source_from_description
+
+LOG_FORMAT = "kastkopp-log"
+LOG_VERSION = 1
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class KastkoppError(Exception):
+    """An error whose message is meant for a person, not a traceback."""
+
+
+class IllegalAction(KastkoppError):
+    """An action that the rules do not allow now. The state it was tried on is unchanged."""
+
+
+class RuleError(KastkoppError):
+    """An unknown game, preset or house rule, or a rule value out of range."""
+
+
+class LogError(KastkoppError):
+    """A log that cannot be read or replayed (malformed, corrupted or tampered)."""
+
+
+# --------------------------------------------------------------------------- house rules
+
+
+def rule(default: Any, help: str, *, choices: Sequence[Any] | None = None,
+         min: int | None = None, max: int | None = None) -> Any:
+    """Declare a house rule: a dataclass field with a default, a one-line help and limits."""
+    meta = {"help": help, "choices": tuple(choices) if choices else None, "min": min, "max": max}
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """What ``kastkopp games`` shows about one house rule."""
+
+    name: str
+    type: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    min: int | None = None
+    max: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        if self.choices is not None:
+            data["choices"] = list(self.choices)
+        return data
+
+
+R = TypeVar("R", bound="Rules")
+
+_TRUE = {"1", "true", "yes", "on", "ja", "y"}
+_FALSE = {"0", "false", "no", "off", "nej", "n"}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Base of every game's house rules: a frozen dataclass validated on creation.
+
+    Subclasses declare fields with :func:`rule` and name presets in ``PRESETS`` (each a
+    dict of values that differ from the defaults). Cross-field checks go in :meth:`check`.
+    """
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
+    PRESET_HELP: ClassVar[dict[str, str]] = {}
+
+    def __post_init__(self) -> None:
+        for spec in self.specs():
+            value = getattr(self, spec.name)
+            expected = type(spec.default)
+            if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise RuleError(f"rule '{spec.name}' must be a whole number, not {value!r}")
+            if expected is not int and not isinstance(value, expected):
+                raise RuleError(f"rule '{spec.name}' must be a {spec.type}, not {value!r}")
+            if spec.choices and value not in spec.choices:
+                options = ", ".join(map(str, spec.choices))
+                raise RuleError(f"rule '{spec.name}' must be one of {options}, not {value!r}")
+            if spec.min is not None and value < spec.min:
+                raise RuleError(f"rule '{spec.name}' must be at least {spec.min}, not {value}")
+            if spec.max is not None and value > spec.max:
+                raise RuleError(f"rule '{spec.name}' must be at most {spec.max}, not {value}")
+        self.check()
+
+    def check(self) -> None:
+        """Cross-field validation; raise :class:`RuleError`."""
+
+    @classmethod
+    def specs(cls) -> list[RuleSpec]:
+        specs = []
+        for f in dataclasses.fields(cls):
+            meta = f.metadata
+            specs.append(RuleSpec(f.name, type(f.default).__name__, f.default,
+                                  meta.get("help", ""), meta.get("choices"),
+                                  meta.get("min"), meta.get("max")))
+        return specs
+
+    @classmethod
+    def parse_value(cls, name: str, text: str) -> Any:
+        """Read a rule value typed as text (``lives=5``, ``ones_wild=off``)."""
+        spec = next((s for s in cls.specs() if s.name == name), None)
+        if spec is None:
+            known = ", ".join(s.name for s in cls.specs())
+            raise RuleError(f"unknown rule '{name}' (rules: {known})")
+        text = text.strip()
+        if isinstance(spec.default, bool):
+            if text.lower() in _TRUE:
+                return True
+            if text.lower() in _FALSE:
+                return False
+            raise RuleError(f"rule '{name}' is on or off, not '{text}'")
+        if isinstance(spec.default, int):
+            try:
+                return int(text)
+            except ValueError:
+                raise RuleError(f"rule '{name}' must be a whole number, not '{text}'") from None
+        return text
+
+    @classmethod
+    def make(cls: type[R], preset: str | None = None, **overrides: Any) -> R:
+        """The rules of a preset (or the defaults) with some rules changed."""
+        values: dict[str, Any] = {}
+        if preset is not None:
+            if preset not in cls.PRESETS:
+                known = ", ".join(cls.PRESETS) or "none"
+                raise RuleError(f"unknown preset '{preset}' (presets: {known})")
+            values.update(cls.PRESETS[preset])
+        names = {s.name for s in cls.specs()}
+        for name, value in overrides.items():
+            if name not in names:
+                raise RuleError(f"unknown rule '{name}' (rules: {', '.join(sorted(names))})")
+            if isinstance(value, str):
+                value = cls.parse_value(name, value)
+            values[name] = value
+        return cls(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def changed(self) -> dict[str, Any]:
+        """The rules that differ from the defaults."""
+        return {s.name: getattr(self, s.name) for s in self.specs()
+                if getattr(self, s.name) != s.default}
+
+
+# --------------------------------------------------------------------------- values
+
+
+class Action:
+    """Base of every game's actions. ``str(action)`` is its notation."""
+
+    def __str__(self) -> str:  # pragma: no cover - every game overrides it
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A state waiting for dice: ``seat`` rolls ``count`` dice with ``sides`` faces.
+
+    ``private`` dice are seen by the rolling seat only (until revealed); ``seat`` is
+    ``None`` for dice rolled for the table (Linka's shared dice).
+    """
+
+    seat: int | None
+    count: int
+    sides: int = 6
+    private: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``ranking`` lists groups of seats, best first (a group of several is a true tie).
+    ``scores`` are the game's own numbers per seat (lives, points, dice left).
+    ``payoffs`` are what each seat won or lost (money in pot games, else a zero-sum share).
+    """
+
+    ranking: tuple[tuple[int, ...], ...]
+    scores: tuple[float, ...]
+    payoffs: tuple[float, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0] if self.ranking else ()
+
+    def place(self, seat: int) -> int:
+        """1 for the winners, then counting seats ahead (two tied seconds are both 2)."""
+        ahead = 0
+        for group in self.ranking:
+            if seat in group:
+                return ahead + 1
+            ahead += len(group)
+        raise ValueError(f"seat {seat} is not in the ranking")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ranking": [list(g) for g in self.ranking], "scores": list(self.scores),
+                "payoffs": list(self.payoffs)}
+
+
+def ranking_by(keys: Sequence[Any]) -> tuple[tuple[int, ...], ...]:
+    """Group seats by descending key: equal keys share a place."""
+    order = sorted(range(len(keys)), key=lambda s: keys[s], reverse=True)
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and keys[groups[-1][0]] == keys[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return tuple(tuple(g) for g in groups)
+
+
+def winner_takes_all(players: int, winner: int) -> tuple[float, ...]:
+    """Zero-sum payoffs for a game with a single winner: +1 shared out of the others' -1s."""
+    return tuple(1.0 if s == winner else -1.0 / (players - 1) for s in range(players))
+
+
+# --------------------------------------------------------------------------- game and state
+
+
+S = TypeVar("S", bound="State")
+
+
+@dataclass(frozen=True)
+class Game(ABC):
+    """A game with its house rules and number of players. Subclasses register themselves."""
+
+    rules: Rules
+    players: int
+    preset: str | None = None
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+    default_players: ClassVar[int] = 3
+    rules_class: ClassVar[type[Rules]] = Rules
+    hidden_information: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        if not self.min_players <= self.players <= self.max_players:
+            raise RuleError(f"{self.title or self.name} is for {self.min_players} to "
+                            f"{self.max_players} players, not {self.players}")
+        self.check_players()
+
+    def check_players(self) -> None:
+        """Extra checks on the player count under these rules; raise :class:`RuleError`."""
+
+    @abstractmethod
+    def new_state(self) -> State:
+        """The state before anything has happened."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Read the notation of an action; raise :class:`IllegalAction` if unreadable."""
+
+    @abstractmethod
+    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """A view as text for the terminal."""
+
+    def odds(self, **params: str) -> list[dict[str, Any]]:
+        """Rows of odds a player can ask for (``kastkopp odds GAME k=v ...``)."""
+        raise RuleError(f"there are no odds tables for {self.title or self.name}")
+
+    @classmethod
+    def conformance_configs(cls) -> list[tuple[str | None, int]]:
+        """(preset, players) pairs that the conformance suite plays."""
+        presets: list[str | None] = [None, *cls.rules_class.PRESETS]
+        counts = sorted({cls.min_players, min(cls.min_players + 1, cls.max_players)})
+        return [(p, n) for p in presets for n in counts]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.name, "preset": self.preset, "players": self.players,
+                "rules": self.rules.to_json()}
+
+
+@dataclass(frozen=True)
+class State(ABC):
+    """A position of a game. Immutable: :meth:`apply` and :meth:`resolve` return new states."""
+
+    game: Game
+
+    # -- whose turn ------------------------------------------------------------------
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat that must act, or ``None`` when waiting for dice or when over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to move may take (empty when none can act)."""
+
+    def chance(self) -> Chance | None:
+        """The dice this state waits for, if any."""
+        return None
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """How the game ended; only when :meth:`is_over`."""
+
+    # -- moving ----------------------------------------------------------------------
+    def apply(self: S, action: Action | str) -> S:
+        """The state after the seat to move takes ``action`` (an object or its notation)."""
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if self.is_over():
+            raise IllegalAction("the game is over")
+        if self.chance() is not None:
+            raise IllegalAction("the dice must be rolled first")
+        return self._apply(action)
+
+    @abstractmethod
+    def _apply(self: S, action: Action) -> S:
+        """Validate and apply an action; raise :class:`IllegalAction` with the reason."""
+
+    def resolve(self: S, faces: Faces) -> S:
+        """The state after the awaited dice came up ``faces``."""
+        chance = self.chance()
+        if chance is None:
+            raise IllegalAction("no dice are to be rolled now")
+        try:
+            check_faces(tuple(faces), chance.count, chance.sides)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        return self._resolve(tuple(faces))
+
+    def _resolve(self: S, faces: Faces) -> S:
+        raise IllegalAction("no dice are to be rolled now")
+
+    # -- knowing ---------------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Exactly what ``seat`` may know, JSON-ready; ``None`` is a spectator."""
+
+    def resample_hidden(self: S, seat: int | None, rng: random.Random) -> S:
+        """This state with every die that ``seat`` cannot see replaced at random.
+
+        The conformance suite checks that ``view(seat)`` does not change. Games without
+        hidden dice return ``self``.
+        """
+        return self
+
+
+# --------------------------------------------------------------------------- registry
+
+_REGISTRY: dict[str, type[Game]] = {}
+
+G = TypeVar("G", bound=type[Game])
+
+
+def register(cls: G) -> G:
+    """Class decorator: make a game loadable by name."""
+    if not cls.name:
+        raise ValueError("a registered game needs a name")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def registered() -> dict[str, type[Game]]:
+    """Every registered game by name (importing :mod:`kastkopp.games` registers them)."""
+    importlib.import_module("kastkopp.games")
+    return dict(_REGISTRY)
+
+
+def load(name: str, preset: str | None = None, players: int | None = None,
+         **rules: Any) -> Game:
+    """A game by name, with a preset, a player count and house rules changed.
+
+    Rule values may be given as text (``lives="5"``) as the command line does.
+    """
+    games = registered()
+    if name not in games:
+        raise RuleError(f"unknown game '{name}' (games: {', '.join(sorted(games))})")
+    cls = games[name]
+    rules_obj = cls.rules_class.make(preset, **rules)
+    count = cls.default_players if players is None else players
+    return cls(rules=rules_obj, players=count, preset=preset)  # type: ignore[call-arg]
+
+
+def game_from_json(data: dict[str, Any]) -> Game:
+    """Rebuild a game from :meth:`Game.to_json`."""
+    try:
+        name = str(data["game"])
+        players = int(data["players"])
+        rules = dict(data.get("rules") or {})
+        preset = data.get("preset")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LogError(f"the log does not say which game it is ({exc})") from None
+    games = registered()
+    if name not in games:
+        raise LogError(f"unknown game '{name}' in the log")
+    cls = games[name]
+    try:
+        rules_obj = cls.rules_class(**rules)
+    except TypeError as exc:
+        raise LogError(f"the log's rules are not {name}'s: {exc}") from None
+    return cls(rules=rules_obj, players=players, preset=preset)  # type: ignore[call-arg]
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass
+class Table:
+    """A game being played: seats, a dice source and the log of what happened.
+
+    The log is the truth; :attr:`state` is its fold. Dice are rolled by the table whenever
+    the state waits for them, and every roll is logged with its nonce so it can be verified.
+    """
+
+    game: Game
+    seats: list[str] = field(default_factory=list)
+    dice: DiceSource = field(default_factory=SeededDice)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    state: State = field(init=False)
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [f"Player {i + 1}" for i in range(self.game.players)]
+        if len(self.seats) != self.game.players:
+            raise RuleError(f"{len(self.seats)} seat names for {self.game.players} players")
+        self.state = self.game.new_state()
+        self.roll_pending()
+
+    def roll_pending(self) -> None:
+        """Roll every die the state is waiting for, logging each roll."""
+        while (chance := self.state.chance()) is not None:
+            nonce = self.dice.nonce
+            faces = self.dice.roll(chance.count, chance.sides)
+            self.state = self.state.resolve(faces)
+            self.events.append({"seq": len(self.events), "type": "roll", "seat": chance.seat,
+                                "nonce": nonce, "faces": list(faces)})
+
+    def act(self, seat: int, action: Action | str) -> State:
+        """Seat ``seat`` takes an action; the log grows only if it was legal."""
+        if self.state.is_over():
+            raise IllegalAction("the game is over")
+        to_move = self.state.to_move()
+        if seat != to_move:
+            who = self.seats[to_move] if to_move is not None else "nobody"
+            raise IllegalAction(f"it is not {self.seats[seat]}'s turn; it is {who}'s")
+        new_state = self.state.apply(action)
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        self.state = new_state
+        self.events.append({"seq": len(self.events), "type": "action", "seat": seat,
+                            "action": str(action)})
+        self.roll_pending()
+        return self.state
+
+    # -- the log ---------------------------------------------------------------------
+    def to_json(self, reveal: bool | None = None) -> dict[str, Any]:
+        """The log. Secrets of the dice source are included once the game is over."""
+        reveal = self.state.is_over() if reveal is None else reveal
+        return {"format": LOG_FORMAT, "version": LOG_VERSION, **self.game.to_json(),
+                "seats": list(self.seats), "dice": self.dice.describe(reveal=reveal),
+                "events": list(self.events)}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_json(cls, data: Any, dice: DiceSource | None = None) -> Table:
+        """Replay a log. Raises :class:`LogError` naming the first event that fails."""
+        if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
+            raise LogError("this is not a kastkopp log")
+        if data.get("version") != LOG_VERSION:
+            raise LogError(f"unsupported log version {data.get('version')!r}")
+        game = game_from_json(data)
+        events = data.get("events")
+        if not isinstance(events, list):
+            raise LogError("the log has no list of events")
+        if dice is None:
+            try:
+                dice = source_from_description(dict(data.get("dice") or {}))
+            except ValueError as exc:
+                raise LogError(str(exc)) from None
+        table = cls.__new__(cls)
+        table.game = game
+        table.seats = [str(s) for s in data.get("seats") or []] or [
+            f"Player {i + 1}" for i in range(game.players)]
+        table.dice = dice if dice is not None else SeededDice()
+        table.events = []
+        table.state = game.new_state()
+        for index, event in enumerate(events):
+            try:
+                table._replay_event(event)
+            except (KastkoppError, KeyError, TypeError, ValueError) as exc:
+                raise LogError(f"event {index}: {exc}") from None
+        table.dice.nonce = 1 + max((e["nonce"] for e in table.events if e["type"] == "roll"),
+                                   default=-1)
+        return table
+
+    def _replay_event(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "roll":
+            chance = self.state.chance()
+            if chance is None:
+                raise LogError("a roll where no dice were to be rolled")
+            faces = tuple(int(f) for f in event["faces"])
+            self.state = self.state.resolve(faces)
+            self.events.append({"seq": len(self.events), "type": "roll", "seat": chance.seat,
+                                "nonce": int(event["nonce"]), "faces": list(faces)})
+        elif kind == "action":
+            seat = int(event["seat"])
+            if self.state.chance() is not None:
+                raise LogError("an action while dice were still to be rolled")
+            if seat != self.state.to_move():
+                raise IllegalAction(f"seat {seat} acted out of turn")
+            action = self.game.parse_action(str(event["action"]))
+            self.state = self.state.apply(action)
+            self.events.append({"seq": len(self.events), "type": "action", "seat": seat,
+                                "action": str(action)})
+        else:
+            raise LogError(f"unknown event type {kind!r}")
+
+    @classmethod
+    def loads(cls, text: str) -> Table:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LogError(f"the log is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        return cls.from_json(data)
+
+
+def verify_log(data: dict[str, Any]) -> list[str]:
+    """Check every roll of a log against its dice source. Returns problems (empty = fair)."""
+    description = dict(data.get("dice") or {})
+    try:
+        source = source_from_description(description)
+    except ValueError as exc:
+        return [str(exc)]
+    if source is None:
+        kind = description.get("source")
+        if kind == "commit-reveal":
+            return ["the server seed has not been revealed yet, so the rolls cannot be checked"]
+        return [f"rolls from a '{kind}' source cannot be checked afterwards"]
+    problems = []
+    table = Table.from_json(data, dice=source)
+    expected_nonce = 0
+    for event in table.events:
+        if event["type"] != "roll":
+            continue
+        faces = tuple(event["faces"])
+        if event["nonce"] != expected_nonce:
+            problems.append(f"event {event['seq']}: roll number {event['nonce']} where "
+                            f"{expected_nonce} was expected")
+        if not source.verify(event["nonce"], len(faces), 6, faces):
+            problems.append(f"event {event['seq']}: the dice {list(faces)} are not what the "
+                            "seed gives")
+        expected_nonce = event["nonce"] + 1
+    return problems
+
+
+# --------------------------------------------------------------------------- driving bots
+
+
+class Player(ABC):
+    """Anything that picks actions from what its seat may see: a bot or a person."""
+
+    @abstractmethod
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action: ...
+
+
+def play_out(table: Table, players: Sequence[Player], rng: random.Random,
+             max_actions: int = 100_000,
+             on_action: Callable[[int, Action], None] | None = None) -> Outcome:
+    """Play a table to its end, each seat's :class:`Player` seeing only its view."""
+    for _ in range(max_actions):
+        state = table.state
+        if state.is_over():
+            return state.outcome()
+        seat = state.to_move()
+        if seat is None:
+            raise RuntimeError("no seat to move in an unfinished game")
+        action = players[seat].choose(state.view(seat), state.legal_actions(), rng)
+        table.act(seat, action)
+        if on_action is not None:
+            on_action(seat, action)
+    raise RuntimeError(f"the game did not end within {max_actions} actions")
+
+
+def notations(actions: Iterable[Action]) -> list[str]:
+    return [str(a) for a in actions]

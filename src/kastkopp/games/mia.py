@@ -1,0 +1,478 @@
+"""Slosch (Mia, Mäxchen): two dice in a cup with a lid, and a claim passed around the table.
+
+The rules, in the order seed 000 tells them:
+
+1. A roll reads high die × 10 + low die. The order, best first, is
+   ``21 (Slosch), 11, 22, 33, 44, 55, 66, 65, 64, … , 32, 31`` — 11 is the best double.
+   (House rule ``order=classic``: 66 > 55 > … > 11, as most Mia tables play it.)
+2. Everyone starts with three lives (``lives``). The roller looks at the dice, keeps them
+   hidden and announces any value — the truth, higher or lower — and passes the cup on.
+3. The receiver **believes** (``roll``: rolls anew and must announce strictly higher),
+   **calls** (``call``: the cup is lifted; dice lower than the claim cost the announcer, equal
+   or higher cost the caller) or **passes** without looking (``pass``: hands the cup on with
+   the same claim and takes over responsibility for it; the previous player is freed).
+4. If Slosch is rolled or claimed in the decisive exchange, the loser loses two lives
+   (``slosch_double``). The loser starts the next round with a fresh roll (``loser_starts``).
+5. Everyone pays ``stake`` into the pot; the last player with a life wins it.
+
+The Mäxchen bot-competition servers play the same family (preset ``maexchen``): classic
+order, no passing, announcing Mia reveals at once (true: everyone else loses; false: the
+announcer loses), and instead of lives every player scores +1 per round played and −1 per
+round lost (``scoring=points`` over ``rounds`` rounds).
+
+Decisions where the seed is silent, as players decide them:
+
+- The first announcement of a round may be any value; later ones must be strictly higher.
+- Believing a claim that nothing beats (Slosch) is not possible: call or pass.
+- When Mia is revealed and several players lose at once, the player after the announcer
+  starts the next round; players who go out in the same exchange share their place.
+- An odd unit of a split pot goes to the first winner clockwise from seat 0.
+
+Usage::
+
+    >>> from kastkopp.games import load
+    >>> game = load("mia", players=3)
+    >>> state = game.new_state().resolve((2, 1)).apply("announce 21")
+    >>> [str(a) for a in state.legal_actions()]
+    ['call', 'pass']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from kastkopp.dice import Faces
+from kastkopp.engine import (
+    Action,
+    Chance,
+    Game,
+    IllegalAction,
+    Outcome,
+    Rules,
+    RuleError,
+    State,
+    ranking_by,
+    register,
+    rule,
+    winner_takes_all,
+)
+from kastkopp.stakes import Ledger
+
+# --------------------------------------------------------------------------- values
+
+MIA = 21
+SLOSCH_ORDER = (21, 11, 22, 33, 44, 55, 66, 65, 64, 63, 62, 61,
+                54, 53, 52, 51, 43, 42, 41, 32, 31)
+CLASSIC_ORDER = (21, 66, 55, 44, 33, 22, 11, 65, 64, 63, 62, 61,
+                 54, 53, 52, 51, 43, 42, 41, 32, 31)
+ORDERS = {"slosch": SLOSCH_ORDER, "classic": CLASSIC_ORDER}
+
+
+def read(faces: Faces) -> int:
+    """The value of two dice: high die × 10 + low die (``(3, 5)`` reads 53)."""
+    high, low = max(faces), min(faces)
+    return high * 10 + low
+
+
+def chance_of(value: int) -> Fraction:
+    """The chance that two dice read ``value``: 1/36 for a double, 2/36 otherwise."""
+    return Fraction(1 if value // 10 == value % 10 else 2, 36)
+
+
+def parse_value(text: str) -> int:
+    """Read a value as players write it: ``54``, ``45`` (same), ``5-4``, ``slosch``, ``mia``."""
+    word = text.strip().lower()
+    if word in {"slosch", "mia", "mäxchen", "maexchen"}:
+        return MIA
+    digits = [c for c in word if c.isdigit()]
+    if len(digits) != 2 or any(c not in "123456" for c in digits) or len(word) > 3:
+        raise IllegalAction(f"'{text}' is not a roll of two dice (write it like 54)")
+    return read((int(digits[0]), int(digits[1])))
+
+
+def value_name(value: int) -> str:
+    return "Slosch" if value == MIA else str(value)
+
+
+# --------------------------------------------------------------------------- rules
+
+
+@dataclass(frozen=True)
+class MiaRules(Rules):
+    lives: int = rule(3, "lives each player starts with", min=1, max=9)
+    order: str = rule("slosch", "value order: slosch (11 best double) or classic (66 best)",
+                      choices=tuple(ORDERS))
+    slosch_double: bool = rule(True, "Slosch rolled or claimed in the decisive exchange "
+                               "costs two lives")
+    passing: bool = rule(True, "a player may pass the cup on without looking")
+    loser_starts: bool = rule(True, "the loser starts the next round (else the next player)")
+    mia_reveals: bool = rule(False, "announcing Slosch lifts the cup at once (Mäxchen)")
+    scoring: str = rule("lives", "lives: last player with lives wins; points: +1 per round "
+                        "played, -1 per round lost", choices=("lives", "points"))
+    rounds: int = rule(10, "rounds played when scoring is points", min=1, max=1000)
+    stake: int = rule(1, "what each player pays into the pot (0: no pot)", min=0,
+                      max=1_000_000)
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "slosch": {},
+        "classic": {"order": "classic"},
+        "maexchen": {"order": "classic", "passing": False, "mia_reveals": True,
+                     "slosch_double": False, "scoring": "points", "stake": 0},
+    }
+    PRESET_HELP: ClassVar[dict[str, str]] = {
+        "slosch": "seed 000's Slosch: 11 the best double, Slosch costs two lives",
+        "classic": "Mia with the classic order, 66 the best double",
+        "maexchen": "the Mäxchen bot-competition rules: +1 per round, -1 per loss",
+    }
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Every value, worst first."""
+        return tuple(reversed(ORDERS[self.order]))
+
+    def rank(self, value: int) -> int:
+        """0 for the worst value (31) up to 20 for Slosch."""
+        return self.values.index(value)
+
+    def beaten(self, value: int) -> Fraction:
+        """The chance that one fresh roll beats ``value`` (strictly)."""
+        return sum((chance_of(v) for v in self.values[self.rank(value) + 1:]), Fraction(0))
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Announce(Action):
+    value: int
+
+    def __str__(self) -> str:
+        return f"announce {self.value}"
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    """Believe the claim: roll the dice anew (and then announce higher)."""
+
+    def __str__(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True)
+class Call(Action):
+    """Lift the cup."""
+
+    def __str__(self) -> str:
+        return "call"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Hand the cup on unseen with the same claim, answering for it."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+_WORDS: dict[str, Action] = {}
+for _word in ("roll", "believe", "tro", "rulla", "slå", "kast", "ryst"):
+    _WORDS[_word] = Roll()
+for _word in ("call", "lift", "lyft", "syna", "løft", "see"):
+    _WORDS[_word] = Call()
+for _word in ("pass", "passa", "videre", "vidare"):
+    _WORDS[_word] = Pass()
+_ANNOUNCE_WORDS = ("announce", "say", "säg", "sig", "meld")
+
+
+def parse_action(text: str) -> Action:
+    """Read ``announce 54`` (or just ``54``), ``roll``, ``call`` or ``pass``."""
+    words = text.strip().lower().split()
+    if len(words) == 1 and words[0] in _WORDS:
+        return _WORDS[words[0]]
+    if len(words) == 2 and words[0] in _ANNOUNCE_WORDS:
+        return Announce(parse_value(words[1]))
+    if len(words) == 1 and (words[0][:1].isdigit() or words[0] in {"mia", "slosch"}):
+        return Announce(parse_value(words[0]))
+    raise IllegalAction(f"cannot read '{text.strip()}': say 'announce 54', 'roll', 'call' "
+                        "or 'pass'")
+
+
+# --------------------------------------------------------------------------- state
+
+ROLL, ANNOUNCE, RESPOND, OVER = "roll", "announce", "respond", "over"
+
+
+@dataclass(frozen=True)
+class MiaState(State):
+    game: Mia
+    lives: tuple[int, ...]
+    losses: tuple[int, ...]
+    ledger: Ledger
+    player: int = 0
+    phase: str = ROLL
+    round: int = 0  # rounds finished
+    dice: Faces | None = None
+    roller: int | None = None  # who rolled (and saw) the dice in the cup
+    claim: int | None = None
+    responsible: int | None = None  # who answers for the claim
+    out_round: tuple[int | None, ...] = ()  # the round in which each player went out
+    history: tuple[tuple[int, str], ...] = ()  # this round's public actions
+    last_round: dict[str, Any] | None = field(default=None, compare=True, hash=False)
+
+    @property
+    def rules(self) -> MiaRules:
+        return self.game.rules
+
+    def alive(self, seat: int) -> bool:
+        return self.rules.scoring == "points" or self.lives[seat] > 0
+
+    def next_alive(self, seat: int) -> int:
+        n = self.game.players
+        for step in range(1, n + 1):
+            other = (seat + step) % n
+            if self.alive(other):
+                return other
+        return seat
+
+    # -- protocol ------------------------------------------------------------------
+    def to_move(self) -> int | None:
+        return self.player if self.phase in (ANNOUNCE, RESPOND) else None
+
+    def chance(self) -> Chance | None:
+        if self.phase == ROLL:
+            return Chance(seat=self.player, count=2, private=True)
+        return None
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_announcements(self) -> list[int]:
+        values = self.rules.values
+        if self.claim is None:
+            return list(values)
+        return list(values[self.rules.rank(self.claim) + 1:])
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase == ANNOUNCE:
+            return [Announce(v) for v in self.legal_announcements()]
+        if self.phase == RESPOND:
+            actions: list[Action] = []
+            if self.legal_announcements():
+                actions.append(Roll())
+            actions.append(Call())
+            if self.rules.passing:
+                actions.append(Pass())
+            return actions
+        return []
+
+    def _apply(self, action: Action) -> MiaState:
+        seat = self.player
+        if self.phase == ANNOUNCE:
+            if not isinstance(action, Announce):
+                raise IllegalAction(f"you have rolled; now announce a value (e.g. "
+                                    f"'announce {self.legal_announcements()[0]}')")
+            return self._announce(seat, action.value)
+        if isinstance(action, Announce):
+            raise IllegalAction("roll the dice before you announce (or call, or pass)")
+        if isinstance(action, Roll):
+            if not self.legal_announcements():
+                raise IllegalAction(f"nothing beats {value_name(self.claim or MIA)}: "
+                                    "call or pass")
+            return replace(self, phase=ROLL, history=(*self.history, (seat, "roll")))
+        if isinstance(action, Pass):
+            if not self.rules.passing:
+                raise IllegalAction("passing is not allowed at this table")
+            return replace(self, responsible=seat, player=self.next_alive(seat),
+                           history=(*self.history, (seat, "pass")))
+        if isinstance(action, Call):
+            return self._lift(caller=seat)
+        raise IllegalAction(f"'{action}' is not a Slosch action")
+
+    def _resolve(self, faces: Faces) -> MiaState:
+        return replace(self, dice=faces, roller=self.player, phase=ANNOUNCE)
+
+    def _announce(self, seat: int, value: int) -> MiaState:
+        legal = self.legal_announcements()
+        if value not in legal:
+            raise IllegalAction(f"{value_name(value)} is not higher than the claim "
+                                f"{value_name(self.claim or MIA)}; the lowest announcement is "
+                                f"{legal[0]}")
+        state = replace(self, claim=value, responsible=seat,
+                        history=(*self.history, (seat, f"announce {value}")))
+        if value == MIA and self.rules.mia_reveals:
+            return state._reveal_mia(seat)
+        return replace(state, phase=RESPOND, player=self.next_alive(seat))
+
+    def _lift(self, caller: int) -> MiaState:
+        assert self.dice is not None and self.claim is not None and self.responsible is not None
+        actual = read(self.dice)
+        claim_holds = self.rules.rank(actual) >= self.rules.rank(self.claim)
+        loser = caller if claim_holds else self.responsible
+        double = self.rules.slosch_double and MIA in (actual, self.claim)
+        return self._end_round((loser,), 2 if double else 1, caller, actual)
+
+    def _reveal_mia(self, announcer: int) -> MiaState:
+        assert self.dice is not None
+        actual = read(self.dice)
+        if actual == MIA:
+            losers = tuple(s for s in range(self.game.players)
+                           if s != announcer and self.alive(s))
+        else:
+            losers = (announcer,)
+        cost = 2 if self.rules.slosch_double else 1
+        return self._end_round(losers, cost, None, actual)
+
+    def _end_round(self, losers: tuple[int, ...], cost: int, caller: int | None,
+                   actual: int) -> MiaState:
+        lives, losses, out_round = list(self.lives), list(self.losses), list(self.out_round)
+        for seat in losers:
+            losses[seat] += 1
+            if self.rules.scoring == "lives":
+                lives[seat] = max(0, lives[seat] - cost)
+                if lives[seat] == 0:
+                    out_round[seat] = self.round
+        last = {"round": self.round + 1, "dice": str(actual), "claim": str(self.claim),
+                "caller": caller, "responsible": self.responsible, "losers": list(losers),
+                "cost": cost, "actions": [list(h) for h in self.history]}
+        state = replace(self, lives=tuple(lives), losses=tuple(losses),
+                        out_round=tuple(out_round), round=self.round + 1, dice=None,
+                        roller=None, claim=None, responsible=None, history=(), last_round=last)
+        if state._finished():
+            winners = state.outcome().winners
+            return replace(state, phase=OVER, ledger=state.ledger.award(winners)
+                           if state.ledger.pot else state.ledger)
+        if len(losers) == 1:
+            loser = losers[0]
+            starts = loser if self.rules.loser_starts and state.alive(loser) \
+                else state.next_alive(loser)
+        else:
+            announcer = self.responsible if self.responsible is not None else self.player
+            starts = state.next_alive(announcer)
+        return replace(state, phase=ROLL, player=starts)
+
+    def _finished(self) -> bool:
+        if self.rules.scoring == "points":
+            return self.round >= self.rules.rounds
+        return sum(1 for s in range(self.game.players) if self.alive(s)) <= 1
+
+    def points(self) -> tuple[int, ...]:
+        return tuple(self.round - lost for lost in self.losses)
+
+    def outcome(self) -> Outcome:
+        n = self.game.players
+        if self.rules.scoring == "points":
+            points = self.points()
+            ranking = ranking_by(points)
+            mean = sum(points) / n
+            payoffs = tuple(float(p - mean) for p in points)
+            scores = tuple(float(p) for p in points)
+        else:
+            # survivors by lives, then the eliminated by when they went out (later is better)
+            keys = [(1, self.lives[s], 0) if self.lives[s] > 0
+                    else (0, 0, self.out_round[s] or 0) for s in range(n)]
+            ranking = ranking_by(keys)
+            scores = tuple(float(v) for v in self.lives)
+            payoffs = winner_takes_all(n, ranking[0][0]) if len(ranking[0]) == 1 \
+                else tuple(0.0 for _ in range(n))
+        if self.rules.stake:
+            payoffs = tuple(float(b) for b in self.ledger.balances())
+        return Outcome(ranking=ranking, scores=scores, payoffs=payoffs)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "game": "mia",
+            "seat": seat,
+            "phase": self.phase,
+            "to_move": self.to_move(),
+            "round": self.round + 1,
+            "lives": list(self.lives),
+            "alive": [self.alive(s) for s in range(self.game.players)],
+            "claim": None if self.claim is None else str(self.claim),
+            "responsible": self.responsible,
+            "roller": self.roller,
+            "history": [{"seat": s, "action": a} for s, a in self.history],
+            "last_round": self.last_round,
+            "pot": self.ledger.pot,
+            "balances": list(self.ledger.balances()),
+        }
+        if self.rules.scoring == "points":
+            view["points"] = list(self.points())
+        if seat is not None and seat == self.roller and self.dice is not None:
+            view["your_dice"] = str(read(self.dice))
+        if self.phase == OVER:
+            view["outcome"] = self.outcome().to_json()
+        return view
+
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> MiaState:
+        if self.dice is None or seat == self.roller:
+            return self
+        return replace(self, dice=(rng.randint(1, 6), rng.randint(1, 6)))
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register
+@dataclass(frozen=True)
+class Mia(Game):
+    """Slosch / Mia / Mäxchen for 2 to 10 players."""
+
+    rules: MiaRules
+    name: ClassVar[str] = "mia"
+    title: ClassVar[str] = "Slosch (Mia)"
+    summary: ClassVar[str] = ("two hidden dice, a claim passed on: believe, call or pass; "
+                              "Slosch (21) beats everything")
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+    default_players: ClassVar[int] = 3
+    rules_class: ClassVar[type[Rules]] = MiaRules
+
+    def check_players(self) -> None:
+        if not isinstance(self.rules, MiaRules):
+            raise RuleError("Slosch needs Slosch rules")
+
+    def new_state(self) -> MiaState:
+        ledger = Ledger(self.players)
+        if self.rules.stake:
+            ledger = ledger.ante_all(self.rules.stake)
+        n = self.players
+        return MiaState(game=self, lives=(self.rules.lives,) * n, losses=(0,) * n,
+                        ledger=ledger, out_round=(None,) * n)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def odds(self) -> list[dict[str, Any]]:
+        """For every value, worst first, the chance that one fresh roll beats it."""
+        return [{"value": str(v), "beaten": float(self.rules.beaten(v))}
+                for v in self.rules.values]
+
+    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        lines = [f"Round {view['round']}" + (f" · pot {view['pot']}" if view["pot"] else "")]
+        if "points" in view:
+            lines.append("Points: " + ", ".join(f"{names[s]} {p}"
+                                                for s, p in enumerate(view["points"])))
+        else:
+            lines.append("Lives: " + ", ".join(
+                f"{names[s]} {'♥' * lives if lives else 'out'}"
+                for s, lives in enumerate(view["lives"])))
+        last = view.get("last_round")
+        if last and not view["history"]:
+            losers = " and ".join(names[s] for s in last["losers"])
+            lines.append(f"Last round: claim {last['claim']}, dice {last['dice']} — "
+                         f"{losers} lost {last['cost']}")
+        for entry in view["history"]:
+            lines.append(f"  {names[entry['seat']]}: {entry['action']}")
+        if view["claim"] is not None:
+            lines.append(f"Claim: {value_name(int(view['claim']))} "
+                         f"({names[view['responsible']]} answers for it)")
+        if "your_dice" in view:
+            lines.append(f"Your dice: {value_name(int(view['your_dice']))}")
+        if "outcome" in view:
+            winners = " and ".join(names[s] for s in view["outcome"]["ranking"][0])
+            lines.append(f"{winners} won.")
+        return "\n".join(lines)
