@@ -65,8 +65,13 @@ def fingerprint(state) -> str:
 @given(seed=st.integers(0, 2**32))
 def test_legal_actions_apply_and_notation_round_trips(name, preset, players, seed):
     seen_actions: set[str] = set()
+    every_action = None
     for table, action in random_game(name, preset, players, seed):
         state = table.state
+        if every_action is None:
+            every_action = table.game.all_actions()
+            assert len(set(every_action)) == len(every_action), "all_actions repeats itself"
+        assert set(state.legal_actions()) <= set(every_action), "a legal action not in all_actions"
         text = str(action)
         assert table.game.parse_action(text) == action, text
         assert state.apply(text) == state.apply(action)

@@ -294,6 +294,13 @@ class Game(ABC):
         """Read the notation of an action; raise :class:`IllegalAction` if unreadable."""
 
     @abstractmethod
+    def all_actions(self) -> list[Action]:
+        """Every action that can ever be legal under these rules, in a fixed order.
+
+        The PettingZoo and OpenSpiel adapters number actions by their place in this list.
+        """
+
+    @abstractmethod
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         """A view as text for the terminal."""
 

@@ -446,6 +446,9 @@ class Mia(Game):
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def all_actions(self) -> list[Action]:
+        return [*(Announce(v) for v in self.rules.values), Roll(), Call(), Pass()]
+
     def odds(self) -> list[dict[str, Any]]:
         """For every value, worst first, the chance that one fresh roll beats it."""
         return [{"value": str(v), "beaten": float(self.rules.beaten(v))}
