@@ -1,0 +1,178 @@
+"""The sheet file: plain text, one line per fact, oldest first (docs/sheet-format.md).
+
+::
+
+    kastkopp-sheet 1
+    game liars_dice
+    rule dice=5
+    player Anna
+    player Ben
+    add loss Ben
+    set dice=3
+    undone
+    add exact Anna
+
+The header names the game, the preset, every house rule as the sheet was created and the
+players; then come the changes (:mod:`kastkopp.sheets.history`), and after a line
+``undone`` the changes that ``redo`` would bring back. Reading replays every line and
+checks it exactly as the command line did when it was made, so a damaged or hand-edited
+file is refused with the number of its first bad line. Writing goes to a temporary file in
+the same folder which then replaces the old one, so a crash never leaves half a sheet.
+
+>>> from kastkopp.sheets import Sheet
+>>> from kastkopp.sheets.history import History
+>>> text = dumps(History(Sheet.new("liars_dice", ["Anna", "Ben"])).do("add Ben"))
+>>> loads(text).sheet.derive().standings[1].count
+4
+>>> try:
+...     loads(text.replace("add loss Ben", "add loss Bob"), "game.sheet")
+... except SheetFileError as exc:
+...     print(exc)
+game.sheet, line 13: 'Bob' is not a player here (players: Anna, Ben)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from kastkopp.engine import KastkoppError
+from kastkopp.sheets.core import Sheet, kind_for, rule_text
+from kastkopp.sheets.history import History, apply_change
+
+FORMAT = "kastkopp-sheet"
+VERSION = 1
+HEADER_WORDS = ("game", "preset", "rule", "player")
+
+
+class SheetFileError(KastkoppError):
+    """A sheet file that cannot be read: says which file, which line and what is wrong."""
+
+
+def dumps(history: History) -> str:
+    """The history as the file's text."""
+    start = history.start
+    lines = [f"# kastkopp score sheet: {start.kind.title}. Format: docs/sheet-format.md",
+             f"{FORMAT} {VERSION}", f"game {start.kind.game}"]
+    if start.preset is not None:
+        lines.append(f"preset {start.preset}")
+    for spec in type(start.rules).specs():
+        lines.append(f"rule {spec.name}={rule_text(getattr(start.rules, spec.name))}")
+    lines += [f"player {p.name}" for p in start.players]
+    lines += history.changes
+    if history.undone:
+        lines.append("undone")
+        lines += history.undone
+    return "\n".join(lines) + "\n"
+
+
+def loads(text: str, name: str = "the sheet") -> History:
+    """Read a sheet file's text; :class:`SheetFileError` names the first bad line."""
+    numbered = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1)]
+    numbered = [(n, line) for n, line in numbered if line and not line.startswith("#")]
+    if not numbered:
+        raise SheetFileError(f"{name} is empty: it is not a kastkopp score sheet")
+    number, first = numbered[0]
+    words = first.split()
+    if len(words) != 2 or words[0] != FORMAT:
+        raise SheetFileError(f"{name}, line {number}: this is not a kastkopp score sheet "
+                             f"(it should start with '{FORMAT} {VERSION}')")
+    if words[1] != str(VERSION):
+        raise SheetFileError(f"{name}, line {number}: sheet format version {words[1]} is not "
+                             f"known here (this kastkopp reads version {VERSION})")
+
+    game: str | None = None
+    preset: str | None = None
+    rules: dict[str, str] = {}
+    players: list[str] = []
+    body = numbered[1:]
+    while body and body[0][1].split(maxsplit=1)[0] in HEADER_WORDS:
+        number, line = body.pop(0)
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+
+        def fail(message: str, number: int = number) -> SheetFileError:
+            return SheetFileError(f"{name}, line {number}: {message}")
+
+        if word == "game":
+            if game is not None or players:
+                raise fail("the game is named once, before the players")
+            game = rest
+        elif word == "preset":
+            preset = rest
+        elif word == "rule":
+            key, sep, value = rest.partition("=")
+            if not sep:
+                raise fail(f"write a rule as 'rule name=value', not '{line}'")
+            rules[key.strip()] = value.strip()
+        else:
+            players.append(rest)
+    if game is None:
+        raise SheetFileError(f"{name}: the sheet does not say which game it is "
+                             "(a line 'game NAME')")
+    try:
+        kind_for(game)
+        start = Sheet.new(game, players, preset, **rules)
+    except KastkoppError as exc:
+        raise SheetFileError(f"{name}, header: {exc}") from None
+
+    sheet = start
+    changes: list[str] = []
+    undone: list[str] = []
+    seen_undone = False
+    redo_sheet = sheet
+    for number, line in body:
+        if line == "undone":
+            if seen_undone:
+                raise SheetFileError(f"{name}, line {number}: a second 'undone' line")
+            seen_undone = True
+            redo_sheet = sheet
+            continue
+        if line.split(maxsplit=1)[0] in HEADER_WORDS:
+            raise SheetFileError(f"{name}, line {number}: '{line.split()[0]}' belongs in the "
+                                 "header, before the first change")
+        try:
+            if seen_undone:
+                # each undone change must still redo after the ones before it
+                redo_sheet, written = apply_change(redo_sheet, line)
+                undone.append(written)
+            else:
+                sheet, written = apply_change(sheet, line)
+                changes.append(written)
+        except KastkoppError as exc:
+            raise SheetFileError(f"{name}, line {number}: {exc}") from None
+    history = History(start, tuple(changes), tuple(undone))
+    history.__dict__["sheet"] = sheet
+    return history
+
+
+def read(path: Path | str) -> History:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SheetFileError(f"there is no sheet {path} (make one with "
+                             "'kastkopp sheet new')") from None
+    except UnicodeDecodeError:
+        raise SheetFileError(f"{path} is not a text file, so not a score sheet") from None
+    return loads(text, str(path))
+
+
+def write(path: Path | str, history: History) -> None:
+    """Write the sheet atomically: a temporary file next to it, then a rename over it."""
+    path = Path(path)
+    text = dumps(history)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(temp, path.stat().st_mode)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
