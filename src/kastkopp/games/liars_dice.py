@@ -631,9 +631,13 @@ class LiarsState(State):
             return "nothing is higher: challenge with 'dudo'" + (
                 " or call 'calza'" if self.can_calza() else "")
         text = f"the smallest legal bid is {bids[0].short}"
-        ones = next((b for b in bids if isinstance(b, Bid) and b.face == 1), None)
-        if self.wild and ones is not None and ones != bids[0]:
-            text += f" (on ones: {ones.short})"
+        if self.wild:
+            # ones and the other faces climb on different ladders: name the lowest of both
+            on_ones = isinstance(bids[0], Bid) and bids[0].face == 1
+            other = next((b for b in bids if isinstance(b, Bid) and (b.face == 1) != on_ones),
+                         None)
+            if other is not None:
+                text += f" ({'not on ones' if on_ones else 'on ones'}: {other.short})"
         return text
 
     def _refuse_bid(self, bid: AnyBid) -> IllegalAction:
