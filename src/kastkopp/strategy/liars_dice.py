@@ -1,0 +1,276 @@
+"""Bots for liar's dice, reasoning from the exact chance of a bid given the bot's own dice.
+
+The strong bot sees only its view: its own dice, everyone's dice counts and the bids. For
+every bid it computes the exact binomial chance that the bid holds with its own dice known
+and the others' dice fair (ones counting double in a wild round, not in a palifico round;
+poker hands by an exact count over the unseen dice). Then, on its turn:
+
+- it challenges when a challenge is likelier to win than its best raise is to be true;
+- it calls ``calza`` when an exact count is likelier still (and it has a die to win back);
+- otherwise it raises to its most probable bid, the lowest of the near-best ones, and now and
+  then (``bluff``) bids on a face it does not hold to keep the table guessing.
+
+In Single Hand it judges a claim by the dice left open and how many were rerolled, keeps
+the dice that give it the best chance of a true higher bid, and bids the lowest true hand.
+
+The naive bot bids one more of its best face and calls when that would claim more than half
+the dice on the table: the baseline the strong bot is measured against.
+
+>>> from kastkopp.games import load
+>>> from kastkopp.strategy import make_bot
+>>> bot = make_bot(load("liars_dice", preset="perudo"), "strong")
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kastkopp.dice import multisets
+from kastkopp.engine import Action, Game, Player
+from kastkopp.games.liars_dice import (
+    Accept,
+    Bid,
+    Calza,
+    Dudo,
+    HandBid,
+    Keep,
+    LiarsDice,
+    best_hand,
+    bid_chance,
+    binomial_exactly,
+    count_matches,
+    face_chance,
+    hand_chance,
+)
+from kastkopp.strategy import register_bot
+
+
+def current_bid(game: LiarsDice, view: dict[str, Any]) -> Bid | HandBid | None:
+    if view["bid"] is None:
+        return None
+    bid = game.parse_action(f"bid {view['bid']}")
+    assert isinstance(bid, (Bid, HandBid))
+    return bid
+
+
+@dataclass
+class StrongLiarsBot(Player):
+    game: LiarsDice
+    bluff: float = 0.1  # how often a raise goes to a face the bot does not hold
+    near: float = 0.04  # raises this close to the best count as equally good
+    open_safety: float = 0.6  # an opening bid should hold at least this often
+    accept_above: float = 0.45  # Single Hand: believe a claim at least this likely
+
+    trust: float = 4.0  # how much a player's bid on a face says about their cup
+    escape: float = 0.4  # how often a raise that is not true goes unchallenged
+    _memo: dict[int, list[float]] = field(default_factory=dict, repr=False)
+
+    # -- chances -----------------------------------------------------------------------
+    def unseen_counts(self, face: int, view: dict[str, Any]) -> list[float]:
+        """The chances that 0, 1, 2, ... of the dice the bot cannot see count for ``face``.
+
+        Every other cup is binomial; a player who bid on the face this round is believed to
+        hold more of it (each die of it makes the bid ``1 + trust`` times likelier). With
+        ``trust=0`` this is the plain binomial over all unseen dice.
+        """
+        if face in self._memo:
+            return self._memo[face]
+        wild = view["ones_wild"]
+        p = face_chance(face, wild)
+        faces_bid: dict[int, set[int]] = {}
+        for entry in view["history"]:
+            if entry["action"].startswith("bid "):
+                bid = self.game.parse_action(entry["action"])
+                if isinstance(bid, Bid):
+                    faces_bid.setdefault(entry["seat"], set()).add(bid.face)
+        dist = [1.0]
+        for seat, size in enumerate(view["dice_counts"]):
+            if seat == view["seat"] or size == 0:
+                continue
+            cup = [binomial_exactly(size, m, p) for m in range(size + 1)]
+            told = faces_bid.get(seat, set())
+            if self.trust and (face in told or (wild and 1 in told)):
+                cup = [c * (1 + self.trust * m) for m, c in enumerate(cup)]
+                cup = [c / sum(cup) for c in cup]
+            dist = [sum(dist[i] * cup[k - i] for i in range(len(dist)) if 0 <= k - i < len(cup))
+                    for k in range(len(dist) + len(cup) - 1)]
+        self._memo[face] = dist
+        return dist
+
+    def chance(self, bid: Bid | HandBid, view: dict[str, Any]) -> float:
+        own = view.get("your_dice", [])
+        if isinstance(bid, HandBid):
+            return hand_chance(bid.hand, own, view["total_dice"] - len(own))
+        need = bid.count - count_matches(own, bid.face, view["ones_wild"])
+        dist = self.unseen_counts(bid.face, view)
+        return sum(dist[max(0, need):])
+
+    def exact(self, bid: Bid, view: dict[str, Any]) -> float:
+        need = bid.count - count_matches(view.get("your_dice", []), bid.face, view["ones_wild"])
+        dist = self.unseen_counts(bid.face, view)
+        return dist[need] if 0 <= need < len(dist) else 0.0
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        self._memo = {}
+        if view["hand"] == "single":
+            return self.single_hand(view, legal, rng)
+        bids = [a for a in legal if isinstance(a, (Bid, HandBid))]
+        bid = current_bid(self.game, view)
+        if bid is None:
+            return self.opening(view, bids, rng)
+        holds = self.chance(bid, view)
+        raise_to = self.best_raise(view, bids, rng)
+        raise_value = -1.0
+        if raise_to is not None:
+            true = self.chance(raise_to, view)
+            raise_value = true + (1 - true) * self.escape
+        options: list[tuple[float, Action]] = [(1 - holds, Dudo())]
+        if raise_to is not None:
+            options.append((raise_value, raise_to))
+        if Calza() in legal and isinstance(bid, Bid):
+            exact = self.exact(bid, view)
+            seat = view["seat"]
+            full = view["stock"][seat] >= self.game.rules.start
+            # an exact call risks a die like a challenge but wins one back
+            options.append((exact * (1.0 if full else 1.6), Calza()))
+        return max(options, key=lambda o: o[0])[1]
+
+    def best_raise(self, view: dict[str, Any], bids: Sequence[Bid | HandBid],
+                   rng: random.Random) -> Bid | HandBid | None:
+        if not bids:
+            return None
+        chances = [self.chance(b, view) for b in bids]
+        best = max(chances)
+        good = [b for b, c in zip(bids, chances, strict=True) if c >= best - self.near]
+        if rng.random() < self.bluff:
+            own = view.get("your_dice", [])
+            bluffs = [b for b, c in zip(bids, chances, strict=True)
+                      if c >= best - 0.2 and isinstance(b, Bid)
+                      and count_matches(own, b.face, view["ones_wild"]) == 0]
+            if bluffs:
+                return bluffs[0]
+        return good[0]  # bids come lowest first: the lowest of the near-best
+
+    def opening(self, view: dict[str, Any], bids: Sequence[Bid | HandBid],
+                rng: random.Random) -> Action:
+        chances = [(self.chance(b, view), b) for b in bids]
+        safe = [b for c, b in chances if c >= self.open_safety]
+        if not safe:
+            return max(chances, key=lambda cb: cb[0])[1]
+        if rng.random() < self.bluff:
+            return rng.choice(safe)
+        return safe[-1]  # the highest safe bid leaves the others the harder raise
+
+    # -- Single Hand -----------------------------------------------------------------------
+    def single_hand(self, view: dict[str, Any], legal: Sequence[Action],
+                    rng: random.Random) -> Action:
+        bid = current_bid(self.game, view)
+        if view["phase"] == "respond":
+            assert bid is not None
+            open_dice = view["open_dice"]
+            rerolled = view["total_dice"] - len(open_dice)
+            if isinstance(bid, HandBid):
+                holds = hand_chance(bid.hand, open_dice, rerolled)
+            else:
+                holds = bid_chance(bid, open_dice, rerolled, view["ones_wild"])
+            if Accept() in legal and holds >= self.accept_above:
+                return Accept()
+            return Dudo()
+        if view["phase"] == "keep":
+            return self.keep(view, bid, legal)
+        bids = [a for a in legal if isinstance(a, (Bid, HandBid))]
+        cup = view["your_dice"]
+        true = [b for b in bids if self.chance_in(b, cup, view) == 1.0]
+        if true and rng.random() >= self.bluff:
+            return true[0]
+        return bids[0]
+
+    @staticmethod
+    def chance_in(bid: Bid | HandBid, cup: Sequence[int], view: dict[str, Any]) -> float:
+        if isinstance(bid, HandBid):
+            return 1.0 if bid.hand.made_by(cup) else 0.0
+        return 1.0 if count_matches(cup, bid.face, view["ones_wild"]) >= bid.count else 0.0
+
+    def keep(self, view: dict[str, Any], bid: Bid | HandBid | None,
+             legal: Sequence[Action]) -> Action:
+        """Keep the dice that most often leave a true bid above the claim after the reroll."""
+        keeps = [a for a in legal if isinstance(a, Keep)]
+        size = view["total_dice"]
+        best: tuple[float, int] = (-1.0, 0)
+        choice = keeps[-1]
+        for keep in keeps:
+            rolled = size - len(keep.faces)
+            p = 0.0
+            for faces, weight in multisets(rolled):
+                dice = (*keep.faces, *faces)
+                if isinstance(bid, HandBid):
+                    top = best_hand(dice)
+                    if top is not None and top.key > bid.hand.key:
+                        p += float(weight)
+                elif bid is not None and self._count_above(dice, bid, view):
+                    p += float(weight)
+            # equal chances: keep more dice (fewer new dice the next player can doubt)
+            if (p, len(keep.faces)) > best:
+                best, choice = (p, len(keep.faces)), keep
+        return choice
+
+    def _count_above(self, dice: Sequence[int], bid: Bid, view: dict[str, Any]) -> bool:
+        wild = view["ones_wild"]
+        return any(Bid(count_matches(dice, f, wild), f).key(wild) > bid.key(wild)
+                   for f in range(1, 7) if count_matches(dice, f, wild))
+
+
+@dataclass
+class NaiveLiarsBot(Player):
+    """Bids one more of its best face; calls when that claims over half the dice."""
+
+    game: LiarsDice
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        own = view.get("your_dice", [])
+        bids = [a for a in legal if isinstance(a, (Bid, HandBid))]
+        if Accept() in legal:
+            bid = current_bid(self.game, view)
+            strong = isinstance(bid, HandBid) and bid.hand.key[0] >= 5  # full house and up
+            return Dudo() if strong else Accept()
+        keeps = [a for a in legal if isinstance(a, Keep)]
+        if keeps:
+            face = Counter(own).most_common(1)[0][0]
+            return Keep(tuple(d for d in own if d == face))
+        if not bids:
+            return Dudo()
+        if isinstance(bids[0], HandBid):
+            top = best_hand(own)
+            if view["bid"] is not None and Dudo() in legal and top is None:
+                return Dudo()
+            return bids[0]
+        wild = view["ones_wild"]
+        faces = [f for f in range(1, 7) if not (wild and f == 1 and view["bid"] is None)]
+        best = max(faces, key=lambda f: (count_matches(own, f, wild), f))
+        on_best = [b for b in bids if isinstance(b, Bid) and b.face == best]
+        if not on_best or (Dudo() in legal and on_best[0].count > view["total_dice"] / 2):
+            return Dudo() if Dudo() in legal else bids[0]
+        return on_best[0]
+
+
+def _liars(game: Game) -> LiarsDice:
+    assert isinstance(game, LiarsDice)
+    return game
+
+
+@register_bot("liars_dice", "strong", "exact binomial odds from its own dice, bluffs now "
+              "and then, calls and exact-calls by the odds")
+def strong(game: Game) -> Player:
+    return StrongLiarsBot(_liars(game))
+
+
+@register_bot("liars_dice", "naive", "bids one more of its best face; calls past half the dice")
+def naive(game: Game) -> Player:
+    return NaiveLiarsBot(_liars(game))
+
