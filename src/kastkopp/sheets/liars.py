@@ -31,36 +31,12 @@ are not allowed, a loss of two with ``penalty=one`` — is flagged and counts fo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from kastkopp.engine import IllegalAction, Rules, rule
+from kastkopp.engine import IllegalAction
+from kastkopp.games.liars_dice import LiarsRules
 from kastkopp.sheets.core import Derivation, Entry, Sheet, SheetKind, quote, register_kind
 from kastkopp.sheets.rounds import Countdown, is_cell, read_cell
-
-
-@dataclass(frozen=True)
-class LiarsSheetRules(Rules):
-    dice: int = rule(5, "dice per player", min=1, max=6)
-    exact_call: str = rule("on", "exact calls: on, three_plus (only while three or more "
-                           "players remain) or off", choices=("on", "three_plus", "off"))
-    exact_gain: bool = rule(True, "a right exact call gives the caller a die back")
-    loss: str = rule("die", "what a loss costs: a die, or a life", choices=("die", "life"))
-    lives: int = rule(5, "lives each player has when a loss costs a life", min=1, max=20)
-    penalty: str = rule("one", "a lost challenge costs one, or the difference",
-                        choices=("one", "difference"))
-    keep_eliminated: bool = rule(True, "players who are out stay on the sheet")
-
-    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
-        "perudo": {}, "lognare": {"exact_call": "off"}, "dudo": {"penalty": "difference"}}
-
-    @property
-    def start(self) -> int:
-        return self.lives if self.loss == "life" else self.dice
-
-    def calza_allowed(self, players_left: int) -> bool:
-        if self.exact_call == "off":
-            return False
-        return self.exact_call == "on" or players_left >= 3
 
 
 @dataclass(frozen=True)
@@ -91,10 +67,7 @@ class LiarsSheet(SheetKind):
                                  "the sheet's order, like 0 1 0")
     words: ClassVar[frozenset[str]] = frozenset(LOSS_WORDS | EXACT_WORDS)
 
-    def rules_class(self) -> type[Rules]:
-        return LiarsSheetRules
-
-    def count_name(self, rules: Any) -> str:
+    def count_name(self, rules: LiarsRules) -> str:
         return "lives" if rules.loss == "life" else "dice"
 
     # -- reading entries ---------------------------------------------------------------
@@ -169,7 +142,8 @@ class LiarsSheet(SheetKind):
 
     # -- deriving ----------------------------------------------------------------------
     def derive(self, sheet: Sheet) -> Derivation:
-        rules: Any = sheet.rules
+        rules = sheet.rules
+        assert isinstance(rules, LiarsRules)
         word = self.count_name(rules)
         fold = Countdown(sheet, rules.start, word, show_out=rules.keep_eliminated)
         for index, entry in enumerate(sheet.entries):

@@ -26,9 +26,10 @@ each loss −1, the cells are the points a round gave, and the sheet is full aft
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from kastkopp.engine import IllegalAction
+from kastkopp.games.mia import MiaRules
 from kastkopp.sheets.core import (
     Derivation,
     Entry,
@@ -102,7 +103,7 @@ class SloschSheet(SheetKind):
         names = " ".join(quote(sheet.name_of(p)) for p in entry.losers)
         return f"loss {names}" + (" slosch" if entry.slosch else "")
 
-    def _refusal(self, entry: Round, rules: Any, sheet: Sheet) -> str | None:
+    def _refusal(self, entry: Round, rules: MiaRules) -> str | None:
         if len(entry.losers) > 1 and not rules.mia_reveals:
             return ("one player loses a round here; several lose at once only when "
                     "announcing Slosch lifts the cup (mia_reveals=on)")
@@ -111,7 +112,8 @@ class SloschSheet(SheetKind):
         return None
 
     def derive(self, sheet: Sheet) -> Derivation:
-        rules: Any = sheet.rules
+        rules = sheet.rules
+        assert isinstance(rules, MiaRules)
         if rules.scoring == "points":
             return self._derive_points(sheet)
         fold = Countdown(sheet, rules.lives, "lives")
@@ -119,7 +121,7 @@ class SloschSheet(SheetKind):
             assert isinstance(entry, Round)
             cost = 2 if entry.slosch and rules.slosch_double else 1
             shown = {p: str(cost) for p in entry.losers}
-            reason = fold.refusal(index, entry.losers) or self._refusal(entry, rules, sheet)
+            reason = fold.refusal(index, entry.losers) or self._refusal(entry, rules)
             if reason is not None:
                 fold.flag(index, reason, shown)
                 continue
@@ -128,7 +130,8 @@ class SloschSheet(SheetKind):
 
     def _derive_points(self, sheet: Sheet) -> Derivation:
         """Mäxchen: +1 for every round played, −1 for every round lost; nobody goes out."""
-        rules: Any = sheet.rules
+        rules = sheet.rules
+        assert isinstance(rules, MiaRules)
         points = {p.id: 0 for p in sheet.players}
         rows: list[tuple[str | None, ...]] = []
         flags: list[Flag] = []
@@ -136,7 +139,7 @@ class SloschSheet(SheetKind):
         for index, entry in enumerate(sheet.entries):
             assert isinstance(entry, Round)
             seated = [p for p in sheet.players if p.joined <= index]
-            reason = self._refusal(entry, rules, sheet)
+            reason = self._refusal(entry, rules)
             late = [p for p in entry.losers if sheet.by_id(p).joined > index]
             if played >= rules.rounds:
                 reason = f"the game was {rules.rounds} rounds"
