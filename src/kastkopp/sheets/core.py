@@ -232,8 +232,9 @@ class Sheet:
             raise IllegalAction(f"'{name}' cannot be a name: it reads as a score")
         if name.casefold() in self.kind.words:
             raise IllegalAction(f"'{name}' cannot be a name: it is a word of the sheet")
-        if any(p.name.casefold() == name.casefold() and p.id != ignore for p in self.players):
-            raise IllegalAction(f"there is already a player called {name}")
+        for p in self.players:
+            if p.name.casefold() == name.casefold() and p.id != ignore:
+                raise IllegalAction(f"there is already a player called {p.name}")
         return name
 
     def _with_player(self, name: str, position: int | None) -> Sheet:
