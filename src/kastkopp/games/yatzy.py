@@ -76,7 +76,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
@@ -324,6 +324,35 @@ def is_yatzy(dice: Faces) -> bool:
     return len(set(dice)) == 1
 
 
+# --------------------------------------------------------------------------- the turn
+
+
+def joker_applies(rules: YatzyRules, cells: Mapping[str, Cell], dice: Faces) -> bool:
+    """An extra Yahtzee under the joker rules: all dice alike, the Yatzy row already filled."""
+    return rules.joker and bool(dice) and is_yatzy(dice) and cells["yatzy"] is not None
+
+
+def extra_yatzy(rules: YatzyRules, cells: Mapping[str, Cell], dice: Faces) -> bool:
+    """Whether these dice earn the extra-Yatzy bonus: the Yatzy row already holds a score."""
+    filled = cells["yatzy"]
+    return (rules.yatzy_bonus > 0 and bool(dice) and is_yatzy(dice)
+            and isinstance(filled, int) and filled > 0)
+
+
+def playable_rows(rules: YatzyRules, cells: Mapping[str, Cell], dice: Faces) -> list[str]:
+    """The rows a player with this sheet (row -> cell) may write these dice in."""
+    rows = [row for row in rules.rows if cells[row] is None]
+    if rules.order == "top-down":
+        rows = rows[:1]
+    elif rules.order == "parts":
+        rows = [r for r in rows if r in FACE] or rows
+    if joker_applies(rules, cells, dice):
+        own = UPPER[dice[0] - 1]
+        lower = [r for r in rows if r not in FACE]
+        rows = [own] if own in rows else (lower or rows)
+    return rows
+
+
 # --------------------------------------------------------------------------- notation
 
 _LABELS: dict[str, dict[str, str]] = {
@@ -543,22 +572,11 @@ class YatzyState(State):
         return [r for r, c in self.cells(seat).items() if c is None]
 
     def joker(self) -> bool:
-        """An extra Yahtzee under the joker rules: the Yatzy row is filled and all dice alike."""
-        return (self.rules.joker and bool(self.dice) and is_yatzy(self.dice)
-                and self.cells(self.player)["yatzy"] is not None)
+        return joker_applies(self.rules, self.cells(self.player), self.dice)
 
     def playable_rows(self) -> list[str]:
         """The rows the player to move may write in now."""
-        rows = self.open_rows(self.player)
-        if self.rules.order == "top-down":
-            rows = rows[:1]
-        elif self.rules.order == "parts":
-            rows = [r for r in rows if r in FACE] or rows
-        if self.joker():
-            own = UPPER[self.dice[0] - 1]
-            lower = [r for r in rows if r not in FACE]
-            rows = [own] if own in rows else (lower or rows)
-        return rows
+        return playable_rows(self.rules, self.cells(self.player), self.dice)
 
     def options(self) -> dict[str, int | Literal["-"]]:
         """What each playable row would score with the dice in hand."""
@@ -628,10 +646,8 @@ class YatzyState(State):
         points = score(row, self.dice, rules, self.throw == 1, self.joker())
         cell = mark(points, rules)
         extras = self.extras
-        filled_yatzy = cells["yatzy"]
-        if is_yatzy(self.dice) and isinstance(filled_yatzy, int) and filled_yatzy > 0:
-            extras = tuple(n + (s == seat and rules.yatzy_bonus > 0)
-                           for s, n in enumerate(extras))
+        if extra_yatzy(rules, cells, self.dice):
+            extras = tuple(n + (s == seat) for s, n in enumerate(extras))
         sheet = tuple(cell if r == row else c for r, c in cells.items())
         sheets = tuple(sheet if s == seat else other for s, other in enumerate(self.sheets))
         return replace(self, sheets=sheets, extras=extras, throw=0, dice=(), kept=None,
@@ -743,12 +759,115 @@ class Yatzy(Game):
                  for k, _ in multisets(size)]
         return [*(Score(r) for r in self.rules.rows), *keeps]
 
+    def odds(self, **params: str) -> list[dict[str, Any]]:
+        """For every row: the chance to make it in one throw and within the turn playing
+        for it alone, and its best expected score so (upper rows: three of the face)."""
+        if params:
+            raise RuleError("the Yatzy odds table needs nothing given; choose the rule set "
+                            "with --preset and --rule")
+        return [{"row": label(r, self.rules.lang, self.rules.sheet),
+                 **{k: v for k, v in row_odds(r, self.rules).items() if k != "row"}}
+                for r in self.rules.rows]
+
     def colour(self, seat: int) -> str | None:
         """White and black for the two seats of a two-player game (for statistics)."""
         return ("white", "black")[seat] if self.players == 2 else None
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         return render_sheet(view, names)
+
+
+# --------------------------------------------------------------------------- a turn's odds
+
+
+@dataclass(frozen=True)
+class Throws:
+    """The chance structure of one turn with ``dice`` dice, for odds, bots and solvers.
+
+    ``hands`` are the sorted throws, ``keeps`` every selection of fewer than all dice;
+    ``outcomes[k]`` lists (hand index, probability) after keeping ``keeps[k]`` and
+    rolling the rest, ``choices[h]`` the keeps that hand ``h`` allows, ``first[h]`` the
+    chance of hand ``h`` on a full throw.
+    """
+
+    dice: int
+    hands: tuple[Faces, ...]
+    keeps: tuple[Faces, ...]
+    outcomes: tuple[tuple[tuple[int, float], ...], ...]
+    choices: tuple[tuple[int, ...], ...]
+    first: tuple[float, ...]
+
+    @classmethod
+    @lru_cache(maxsize=4)
+    def of(cls, dice: int) -> Throws:
+        hands = tuple(h for h, _ in multisets(dice))
+        where = {h: i for i, h in enumerate(hands)}
+        keeps = tuple(k for size in range(dice) for k, _ in multisets(size))
+        keep_at = {k: i for i, k in enumerate(keeps)}
+        outcomes = tuple(tuple((where[tuple(sorted(k + m))], float(p))
+                               for m, p in multisets(dice - len(k))) for k in keeps)
+        choices = tuple(tuple(keep_at[k] for k in sub_multisets(h) if len(k) < dice)
+                        for h in hands)
+        first = tuple(float(p) for _, p in multisets(dice))
+        return cls(dice, hands, keeps, outcomes, choices, first)
+
+    def expected(self, values: Sequence[float]) -> list[float]:
+        """For every keep, the expected value of the hand after rolling the rest."""
+        return [sum(p * values[h] for h, p in out) for out in self.outcomes]
+
+    def stages(self, value: Callable[[Faces], float], rerolls: int) -> list[list[float]]:
+        """Playing to maximise ``value`` of the final hand: for j = 0 .. rerolls, the
+        expected value of each keep when j rerolls remain after it."""
+        now = [value(h) for h in self.hands]
+        stages = [self.expected(now)]
+        for _ in range(rerolls):
+            keep_values = stages[-1]
+            hand_values = [max(v, *(keep_values[k] for k in ks)) if ks else v
+                           for v, ks in zip(now, self.choices, strict=True)]
+            stages.append(self.expected(hand_values))
+        return stages
+
+    def best_keep(self, hand: Faces, keep_values: Sequence[float]) -> tuple[Faces, float]:
+        """The keep from ``hand`` with the highest value, and that value."""
+        index = self.hands.index(tuple(sorted(hand)))
+        best = max(self.choices[index], key=lambda k: keep_values[k])
+        return self.keeps[best], keep_values[best]
+
+
+def made(row: str, dice: Faces, rules: YatzyRules) -> bool:
+    """Whether the dice make ``row``; an upper row counts as made with three of its face."""
+    if row in FACE:
+        return dice.count(FACE[row]) >= 3
+    return score(row, dice, rules) is not None
+
+
+def row_odds(row: str, rules: YatzyRules) -> dict[str, Any]:
+    """The chance to make ``row`` in one throw and within the turn when playing for it,
+    and the best expected score of the row when playing for it alone."""
+    throws = Throws.of(rules.dice)
+    one = sum(p for h, p in zip(throws.hands, throws.first, strict=True)
+              if made(row, h, rules))
+    hit = [1.0 if made(row, h, rules) else 0.0 for h in throws.hands]
+    if rules.throws == 1:
+        within = one
+        expected = sum(p * _points(row, h, rules, True)
+                       for h, p in zip(throws.hands, throws.first, strict=True))
+    else:
+        chance_stages = throws.stages(lambda h: 1.0 if made(row, h, rules) else 0.0,
+                                      rules.throws - 2)
+        score_stages = throws.stages(lambda h: _points(row, h, rules, False), rules.throws - 2)
+        within = expected = 0.0
+        for index, (hand, p) in enumerate(zip(throws.hands, throws.first, strict=True)):
+            keeps = throws.choices[index]
+            within += p * max(hit[index], *(chance_stages[-1][k] for k in keeps))
+            expected += p * max(_points(row, hand, rules, True),
+                                *(score_stages[-1][k] for k in keeps))
+    return {"row": row, "one_throw": one, "within_turn": within, "expected": expected}
+
+
+def _points(row: str, dice: Faces, rules: YatzyRules, first_throw: bool) -> float:
+    points = score(row, dice, rules, first_throw)
+    return float(points or 0)
 
 
 # --------------------------------------------------------------------------- the sheet
