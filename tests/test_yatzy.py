@@ -7,7 +7,9 @@ import random
 from dataclasses import replace
 
 import pytest
+from typer.testing import CliRunner
 
+from kastkopp.cli import app
 from kastkopp.dice import ScriptedDice, SeededDice
 from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
 from kastkopp.games.yatzy import (
@@ -23,6 +25,8 @@ from kastkopp.games.yatzy import (
     score,
 )
 from kastkopp.strategy import make_bot
+
+runner = CliRunner()
 
 YATZY = YatzyRules.make("yatzy")
 MAXI = YatzyRules.make("maxi")
@@ -675,3 +679,62 @@ def test_greedy_beats_random(preset):
                            random.Random(seed))
         wins += outcome.winners == (0,)
     assert wins == 4
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_score_command_prints_what_a_row_scores():
+    result = run("score", "yatzy", "full-house", "3", "3", "5", "5", "5")
+    assert result.exit_code == 0
+    assert result.output.strip() == "Yatzy · Full house with 3 3 5 5 5: 21"
+    doubled = run("score", "terningspoker", "poker", "66666", "--first-throw")
+    assert "110" in doubled.output and "first throw" in doubled.output
+    dash = run("score", "terningspoker", "fire ens", "12345")
+    assert "a dash (not made)" in dash.output
+
+
+def test_score_command_json_for_machines():
+    result = run("score", "yahtzee", "full house", "22222", "--json")
+    assert json.loads(result.output) == {
+        "ruleset": "yahtzee", "title": "Yahtzee", "row": "full-house",
+        "label": "Full house", "dice": [2, 2, 2, 2, 2], "first_throw": False,
+        "made": False, "points": None, "written": 0}
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (("yatzy", "pair", "1", "2", "3"), "played with 5 dice, not 3"),
+    (("generala", "pair", "12345"), "unknown preset 'generala'"),
+    (("yatzy", "villa", "12345"), "no villa row"),
+    (("yatzy", "kåk", "12349"), "a die shows 1 to 6, not 9"),
+    (("maxi", "pear", "123456"), "'pear' is not a row"),
+])
+def test_score_command_bad_input_is_one_clear_line(args, fragment):
+    result = run("score", *args)
+    assert result.exit_code != 0 and "Traceback" not in result.output + result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and fragment in lines[0], result.stderr
+
+
+def test_play_terningspoker_with_two_people_and_a_bot_to_the_final_table():
+    # Anna and Ben press Enter for the hot seat, then write their first throw in the next row
+    rows = TERNINGSPOKER.rows
+    answers = "".join(f"\nscore {row}\n\nscore {row}\n" for row in rows)
+    result = run("play", "yatzy", "--preset", "terningspoker", "--players", "Anna,Ben,bot",
+                 "--seed", "7", input=answers)
+    assert result.exit_code == 0, result.output
+    final = result.output.split("Game over")[1]
+    assert "Average" in final and "Result" in final and "Poker" in final
+    assert "bot:greedy" in final
+
+
+def test_simulate_shows_greedy_beating_random():
+    result = run("simulate", "yatzy", "--players", "bot:greedy,bot:random", "--games", "30",
+                 "--seed", "1", "--json")
+    assert result.exit_code == 0, result.output
+    greedy, rand = json.loads(result.output)["results"]
+    assert greedy["win_rate_ci95"][0] > 0.5 > rand["win_rate_ci95"][1]

@@ -777,6 +777,34 @@ class Yatzy(Game):
         return render_sheet(view, names)
 
 
+# --------------------------------------------------------------------------- checking a sheet
+
+
+def check_row(ruleset: str, row: str, dice: str, first_throw: bool = False,
+              **rules: Any) -> dict[str, Any]:
+    """What a row scores for dice under a rule set, for checking a paper sheet.
+
+    >>> check_row("terningspoker", "to par", "2 2 6 6 1", first_throw=True)["written"]
+    32
+    >>> check_row("yatzy", "kåk", "55555")["written"]
+    0
+    """
+    rule_set = YatzyRules.make(ruleset, **rules)
+    key = parse_row(row, rule_set)
+    faces = parse_dice(dice)
+    if len(faces) != rule_set.dice:
+        raise IllegalAction(f"{TITLES[ruleset]} is played with {rule_set.dice} dice, not "
+                            f"{len(faces)}")
+    if key not in rule_set.rows:
+        raise IllegalAction(f"{TITLES[ruleset]} has no {key} row (rows: "
+                            f"{', '.join(rule_set.rows)})")
+    points = score(key, faces, rule_set, first_throw)
+    return {"ruleset": ruleset, "title": TITLES[ruleset], "row": key,
+            "label": label(key, rule_set.lang, rule_set.sheet), "dice": list(faces),
+            "first_throw": first_throw, "made": points is not None,
+            "points": points, "written": mark(points, rule_set)}
+
+
 # --------------------------------------------------------------------------- a turn's odds
 
 
