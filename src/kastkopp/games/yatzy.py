@@ -222,15 +222,6 @@ def _groups(counts: Sequence[int], sizes: tuple[int, ...]) -> int | None:
     return best
 
 
-def _run(counts: Sequence[int]) -> int:
-    """The longest run of consecutive faces."""
-    longest = length = 0
-    for face in range(1, 7):
-        length = length + 1 if counts[face] else 0
-        longest = max(longest, length)
-    return longest
-
-
 def _straight(row: str, counts: Sequence[int], rules: YatzyRules) -> int | None:
     """Small, large or full straight: the run it needs, scored fixed or by its dice."""
     if row == "full-straight":
