@@ -6,6 +6,6 @@
 """
 
 from kastkopp.engine import load, registered
-from kastkopp.games import liars_dice, mia
+from kastkopp.games import liars_dice, mia, yatzy
 
-__all__ = ["liars_dice", "load", "mia", "registered"]
+__all__ = ["liars_dice", "load", "mia", "registered", "yatzy"]
