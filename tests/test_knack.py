@@ -320,7 +320,7 @@ def test_double_knock_needs_the_house_rule():
 
 
 def test_answering_a_double_knock_that_nobody_asked_is_refused():
-    with pytest.raises(IllegalAction, match="'double'.*or 'pass'"):
+    with pytest.raises(IllegalAction, match=r"'double'.*or 'pass'"):
         won_by_vikos().apply("accept")
 
 

@@ -6,6 +6,6 @@
 """
 
 from kastkopp.engine import load, registered
-from kastkopp.games import knack, mia
+from kastkopp.games import knack, linka, mia
 
-__all__ = ["knack", "load", "mia", "registered"]
+__all__ = ["knack", "linka", "load", "mia", "registered"]
