@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 
 import pytest
 
-from kastkopp.dice import ScriptedDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load
+from kastkopp.dice import ScriptedDice, SeededDice
+from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
 from kastkopp.games.knack import KnackState, equities, triple_chances
+from kastkopp.strategy import make_bot
 
 VIKOS, REJD = 0, 1
 
@@ -375,3 +377,43 @@ def test_render_shows_dice_pot_and_the_choice():
     text = t.game.render(t.state.view(VIKOS), t.seats)
     assert "pot 4" in text and "Vikos: 6 3 2" in text and "pair of 5s" in text
     assert "Vikos is worst placed: knock or raise up to 4" in text
+
+
+# --------------------------------------------------------------------------- bots
+
+
+def strong_choice(state: KnackState) -> str:
+    bot = make_bot(state.game, "strong")
+    seat = state.to_move()
+    return str(bot.choose(state.view(seat), state.legal_actions(), random.Random(0)))
+
+
+def test_the_strong_bot_folds_a_long_shot_facing_the_full_pot():
+    state = load("knack", players=3).new_state()
+    state = state.resolve((1, 2, 3)).resolve((1, 4, 5)).resolve((6, 6, 2))
+    state = state.apply("reroll").apply("keep 1")
+    state = state.apply("raise 3")  # Vikos, worst placed, raises the pot
+    assert state.to_move() == 1
+    assert strong_choice(state) == "fold"  # a single 1 against a pair of sixes
+
+
+def test_the_strong_bot_calls_when_ahead_and_knocks_when_behind():
+    state = bet_state().apply("raise 2")
+    assert strong_choice(state) == "call"  # sixes against twos
+    assert strong_choice(bet_state()) == "knock"
+
+
+def test_the_strong_bot_never_double_knocks_but_accepts():
+    state = won_by_vikos()
+    assert strong_choice(state) == "pass"
+    assert strong_choice(state.apply("double")) == "accept"
+
+
+@pytest.mark.parametrize("preset", [None, "short"])
+def test_the_bots_play_whole_games(preset):
+    game = load("knack", preset=preset, players=3)
+    for seed in range(15):
+        t = Table(game, dice=SeededDice(seed))
+        outcome = play_out(t, [make_bot(game, n) for n in ("strong", "random", "strong")],
+                           random.Random(seed))
+        assert sum(outcome.payoffs) == 0

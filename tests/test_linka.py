@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from kastkopp.dice import ScriptedDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load
+from kastkopp.dice import ScriptedDice, SeededDice
+from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
 from kastkopp.games.linka import (
     BOTH,
     EXACT,
@@ -23,6 +23,7 @@ from kastkopp.games.linka import (
     hand,
     hand_chances,
 )
+from kastkopp.strategy import make_bot
 
 
 def table(names, rolls, **rules) -> Table:
@@ -278,3 +279,42 @@ def test_render_shows_the_table():
     text = t.game.render(t.state.view(1), t.seats)
     assert "Linka 5 4 · pot 10" in text and "Vikos: 4 ?" in text and "Rejd: 6 3" in text
     assert "Rejd to bet: check, raise up to 10 or fold" in text
+
+
+# --------------------------------------------------------------------------- bots
+
+
+def strong_choice(state: LinkaState) -> str:
+    bot = make_bot(state.game, "strong")
+    seat = state.to_move()
+    return str(bot.choose(state.view(seat), state.legal_actions(), random.Random(0)))
+
+
+def test_the_strong_bot_raises_the_pot_with_a_hand_that_cannot_lose():
+    state = deal(ante=5, dice=((6, 3), (4, 1)))
+    assert strong_choice(state) == "raise 10"  # both linka dice against an open 6
+    # the linka sum wins unless the open 4 hides a 1 or a 5: a favourite re-raises
+    assert strong_choice(state.apply("raise 10")) == "raise 30"
+
+
+def test_the_strong_bot_calls_or_folds_by_the_pot_odds():
+    # nothing (sum 10) against an open 4 wins 2.5 times in 6: worth 10 to win 30
+    state = deal(linka=(2, 1), dice=((4, 1), (5, 5)), ante=5)
+    assert strong_choice(state) == "check"
+    assert strong_choice(state.apply("check").apply("raise 10")) == "call"
+    # 1 and 2 make nothing against 6-5 and lose to anything an open 3 can make
+    state = deal(linka=(6, 5), dice=((1, 2), (3, 3)), ante=5).apply("raise 10")
+    assert strong_choice(state) == "fold"
+
+
+@pytest.mark.parametrize("preset", [None, "short"])
+def test_the_strong_bot_wins_money_from_random(preset):
+    game = load("linka", preset=preset, players=2)
+    won = 0.0
+    for seed in range(300):
+        t = Table(game, dice=SeededDice(seed))
+        seats = ("strong", "random") if seed % 2 == 0 else ("random", "strong")
+        outcome = play_out(t, [make_bot(game, n) for n in seats], random.Random(seed))
+        assert sum(outcome.payoffs) == 0
+        won += outcome.payoffs[seed % 2]
+    assert won > 0
