@@ -340,8 +340,7 @@ def test_three_of_a_kind_odds_from_each_position():
     assert sum(triple_chances((4,), 1)[0].values()) == Fraction(1, 36)
     assert triple_chances((5, 5), 1)[0] == {5: Fraction(1, 6)}
     rows = {r["event"]: r for r in load("knack").odds()}
-    assert rows["three of a kind within 3 throws: a pair kept, one die thrown"]["exact"] \
-        == str(1 - Fraction(5, 6) ** 3)
+    assert rows["triple within 3 throws, keeping a pair"]["exact"] == str(1 - Fraction(5, 6) ** 3)
 
 
 def test_the_higher_pair_wins_the_race_six_times_in_eleven():

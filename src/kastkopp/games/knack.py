@@ -658,18 +658,19 @@ class Knack(Game):
         if params:
             raise RuleError(f"Knack's odds take no settings (got {', '.join(params)})")
         rows = []
-        starts = [((), "all three dice thrown"), ((6,), "one die kept, two thrown"),
-                  ((6, 6), "a pair kept, one die thrown")]
+        starts = [((), "throwing all three"), ((6,), "keeping one die"),
+                  ((6, 6), "keeping a pair")]
         for kept, text in starts:
             chances = triple_chances(kept, 3)
             next_throw = sum(chances[0].values(), Fraction(0))
             within = sum((sum(c.values(), Fraction(0)) for c in chances), Fraction(0))
-            rows.append(_row(f"three of a kind next throw: {text}", next_throw))
-            rows.append(_row(f"three of a kind within 3 throws: {text}", within))
-        for high, low in ((6, 5), (6, 1)):
-            chance = equities(((low, low), (high, high)))[0]
-            rows.append({"event": f"pair of {low}s beats pair of {high}s to three of a kind",
-                         "chance": round(chance, 6), "exact": ""})
+            rows.append(_row(f"triple on the next throw, {text}", next_throw))
+            rows.append(_row(f"triple within 3 throws, {text}", within))
+        races = [("pair of 5s against a pair of 6s: first to a triple", ((5, 5), (6, 6))),
+                 ("pair of 2s against nothing kept: first to a triple", ((2, 2), ()))]
+        for text, positions in races:
+            rows.append({"event": text, "chance": round(equities(positions)[0], 6),
+                         "exact": ""})
         rows.append(_row("double knock: 12 or more on three dice", double_knock_chance()))
         return rows
 
