@@ -221,7 +221,8 @@ def test_the_last_player_in_the_pot_wins_it_when_the_others_fold():
 def test_a_folded_player_cannot_act():
     t = table([(2, 2, 1), (6, 6, 1), (6, 6, 1)], players=3)
     act(t, (0, "raise 2"), (1, "fold"))
-    with pytest.raises(IllegalAction, match="not Rejd's turn"):
+    with pytest.raises(IllegalAction, match="Rejd has folded and is out of this pot; "
+                                            "it is Cara's turn"):
         t.act(1, "call")
     assert len(t.events) == 5
 

@@ -171,7 +171,8 @@ def test_a_folded_player_cannot_act_and_does_not_show():
     t = table(["Vikos", "Rejd", "Cara"], [(5, 4), (6,), (1,), (4,), (3,), (1,), (1,)])
     t.act(1, "raise 1")
     t.act(2, "fold")
-    with pytest.raises(IllegalAction, match="not Cara's turn"):
+    with pytest.raises(IllegalAction, match="Cara has folded and is out of this pot; "
+                                            "it is Vikos's turn"):
         t.act(2, "call")
     t.act(0, "call")
     state = t.state

@@ -365,6 +365,9 @@ class KnackState(State):
         return (*self.history, (seat, text))
 
     # -- protocol ------------------------------------------------------------------
+    def sitting_out(self, seat: int) -> str | None:
+        return "has folded and is out of this pot" if seat in self.ledger.folded else None
+
     def to_move(self) -> int | None:
         if self.phase in (KEEP, RESPOND, DOUBLE):
             return self.queue[0]

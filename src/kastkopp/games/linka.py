@@ -210,6 +210,9 @@ class LinkaState(State):
         return tuple(sorted(seats, key=lambda s: (s - after - 1) % n))
 
     # -- protocol ------------------------------------------------------------------
+    def sitting_out(self, seat: int) -> str | None:
+        return "has folded and is out of this pot" if seat in self.ledger.folded else None
+
     def to_move(self) -> int | None:
         return self.queue[0] if self.phase == BET else None
 
