@@ -379,6 +379,13 @@ def test_render_shows_dice_pot_and_the_choice():
     assert "Vikos is worst placed: knock or raise up to 4" in text
 
 
+def test_render_names_the_winner_and_the_triple():
+    state = won_by_vikos(ante=3)
+    text = state.game.render(state.view(None), ["Vikos", "Rejd"])
+    assert "Vikos won the pot of 6" in text and "three 6s" in text
+    assert "Rejd may double-knock for 3" in text
+
+
 # --------------------------------------------------------------------------- bots
 
 

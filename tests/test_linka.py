@@ -280,6 +280,11 @@ def test_render_shows_the_table():
     text = t.game.render(t.state.view(1), t.seats)
     assert "Linka 5 4 · pot 10" in text and "Vikos: 4 ?" in text and "Rejd: 6 3" in text
     assert "Rejd to bet: check, raise up to 10 or fold" in text
+    for seat, action in [(1, "raise 4"), (0, "raise 2"), (1, "call")]:
+        t.act(seat, action)
+    text = t.game.render(t.state.view(None), t.seats)
+    assert "Vikos won the pot of 22" in text and "Rejd: 6 3" in text
+    assert "Balances: Vikos +11, Rejd -11" in text
 
 
 # --------------------------------------------------------------------------- bots

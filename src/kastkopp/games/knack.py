@@ -98,7 +98,10 @@ def position(kept: Faces) -> tuple[int, int]:
     return (0, 0)
 
 
-def describe(kept: Faces) -> str:
+def describe(kept: Faces, dice: Faces = ()) -> str:
+    face = triple(dice)
+    if face is not None:
+        return f"three {face}s"
     if len(kept) == 2:
         return f"pair of {kept[0]}s"
     if len(kept) == 1:
@@ -344,6 +347,7 @@ class KnackState(State):
     queue: tuple[int, ...] = ()  # who still rolls, keeps, answers or double-knocks, in order
     worst: int | None = None  # the worst-placed player of this throw
     winners: tuple[int, ...] = ()
+    won: int = 0  # the pot that was won
     share: int = 0  # what a double knock is about
     asker: int | None = None  # the loser whose double knock is being answered or rolled
     history: tuple[tuple[int | None, str], ...] = ()
@@ -550,8 +554,8 @@ class KnackState(State):
         ledger = self.ledger.settle([g for g in ranking if g])
         verb = "wins" if len(winners) == 1 else "shares"
         history = (*self.history, *((s, f"{verb} the pot of {self.ledger.pot}") for s in winners))
-        state = replace(self, ledger=ledger, winners=winners, share=share, worst=None,
-                        history=history)
+        state = replace(self, ledger=ledger, winners=winners, won=self.ledger.pot,
+                        share=share, worst=None, history=history)
         askers: tuple[int, ...] = ()
         if self.rules.double_knock and len(winners) == 1 and share > 0 \
                 and ledger.can_pay(winners[0], share):
@@ -590,7 +594,7 @@ class KnackState(State):
             "throw": self.throw,
             "dice": [list(d) for d in self.dice],
             "kept": [list(k) for k in self.kept],
-            "positions": [describe(k) for k in self.kept],
+            "positions": [describe(k, d) for k, d in zip(self.kept, self.dice, strict=True)],
             "folded": sorted(self.ledger.folded),
             "worst": self.worst,
             "pot": self.ledger.pot,
@@ -598,6 +602,7 @@ class KnackState(State):
             "paid_in": [self.ledger.paid_in(s) for s in range(self.game.players)],
             "purses": [self.ledger.purse(s) for s in range(self.game.players)],
             "winners": list(self.winners),
+            "won": self.won,
             "share": self.share,
             "history": [{"seat": s, "action": a} for s, a in self.history],
         }
@@ -678,7 +683,11 @@ class Knack(Game):
         return rows
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        lines = [f"Throw {view['throw']} · pot {view['pot']}"]
+        if view["winners"]:
+            who = " and ".join(names[s] for s in view["winners"])
+            lines = [f"Throw {view['throw']} · {who} won the pot of {view['won']}"]
+        else:
+            lines = [f"Throw {view['throw']} · pot {view['pot']}"]
         for seat, name in enumerate(names):
             dice = " ".join(map(str, view["dice"][seat])) or "-"
             status = "folded" if seat in view["folded"] else view["positions"][seat]

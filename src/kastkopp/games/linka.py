@@ -195,6 +195,7 @@ class LinkaState(State):
     revealed: frozenset[int] = frozenset()  # whose own dice of this deal all may see
     standing: tuple[tuple[int, ...], ...] = ()  # the ranking so far, best group first
     deals: tuple[Deal, ...] = ()  # finished deals, as shown at the table
+    won: int = 0  # the pot, once it is won
     history: tuple[tuple[int, str], ...] = ()
 
     @property
@@ -349,7 +350,7 @@ class LinkaState(State):
                        linka=(), own=((),) * self.game.players, revealed=frozenset())
 
     def _finish(self, standing: tuple[tuple[int, ...], ...]) -> LinkaState:
-        return replace(self, phase=OVER, queue=(), standing=standing,
+        return replace(self, phase=OVER, queue=(), standing=standing, won=self.ledger.pot,
                        ledger=self.ledger.settle(standing))
 
     # -- the end ---------------------------------------------------------------------
@@ -384,6 +385,8 @@ class LinkaState(State):
             "folded": sorted(self.ledger.folded),
             "raised": list(self.ledger.raised),
             "pot": self.ledger.pot,
+            "won": self.won,
+            "winners": list(self.standing[0]) if self.phase == OVER else [],
             "balances": list(self.ledger.balances()),
             "paid_in": [self.ledger.paid_in(s) for s in range(n)],
             "purses": [self.ledger.purse(s) for s in range(n)],
@@ -491,7 +494,11 @@ class Linka(Game):
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         linka = " ".join(map(str, view["linka"])) or "-"
         replay = f" · replay {view['deal'] - 1}" if view["deal"] > 1 else ""
-        lines = [f"Linka {linka} · pot {view['pot']}{replay}"]
+        if view["winners"]:
+            who = " and ".join(names[s] for s in view["winners"])
+            lines = [f"Linka {linka} · {who} won the pot of {view['won']}{replay}"]
+        else:
+            lines = [f"Linka {linka} · pot {view['pot']}{replay}"]
         for seat, name in enumerate(names):
             dice = view["dice"][seat]
             shown = " ".join(map(str, dice)) if dice else "-"
