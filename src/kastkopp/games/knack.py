@@ -28,7 +28,9 @@ Decisions where the seed is silent, as players decide them:
 - Equal highest triples share the pot; an odd koppar goes to the first of them in seat order.
   A shared pot cannot be double-knocked (there is no single winner to ask).
 - Only players still in the pot when it was won may double-knock; a player who folded gave
-  it up. Both players must be able to pay the share from their purse.
+  it up. Both players must be able to pay the share from their purse. The share is rounded
+  down to whole koppar.
+- A pair must stay on the table. Keeping decisions are made in seat order, in the open.
 - With all-in, the pot is paid out in layers: a player who went all-in for less wins from
   each other player at most what he put in himself, and what nobody matched goes back.
 
@@ -604,6 +606,7 @@ class KnackState(State):
             "winners": list(self.winners),
             "won": self.won,
             "share": self.share,
+            "movements": [m.to_json() for m in self.ledger.movements],
             "history": [{"seat": s, "action": a} for s, a in self.history],
         }
         if mover is not None and self.phase in (BET, RESPOND):

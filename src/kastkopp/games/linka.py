@@ -393,6 +393,7 @@ class LinkaState(State):
             "deals": [{"linka": list(linka), "dice": {str(s): list(d) for s, d in shown},
                        "hands": {str(s): hand(linka, d).name for s, d in shown}}
                       for linka, shown in self.deals],
+            "movements": [m.to_json() for m in self.ledger.movements],
             "history": [{"seat": s, "action": a} for s, a in self.history],
         }
         if seat is not None and len(self.own[seat]) == 2 and self.linka:
