@@ -135,43 +135,43 @@ def _throw(kept: Faces) -> tuple[tuple[str, Faces, Fraction], ...]:
     return tuple((kind, faces, p) for (kind, faces), p in sorted(outcomes.items()))
 
 
-def triple_chances(kept: Faces, throws: int) -> list[dict[int, Fraction]]:
-    """For each of the next ``throws`` throws, the chance of the first triple, by face."""
-    states: dict[Faces, Fraction] = {kept: Fraction(1)}
+def _first_triple_by_throw(kept: Faces, throws: int, one: Any) -> list[dict[int, Any]]:
+    """Per throw, the chance that the first triple comes then, by face.
+
+    ``one`` sets the arithmetic: ``Fraction(1)`` for exact odds, ``1.0`` for the bots.
+    """
+    states: dict[Faces, Any] = {kept: one}
     result = []
     for _ in range(throws):
-        made: dict[int, Fraction] = {}
-        after: dict[Faces, Fraction] = {}
+        made: dict[int, Any] = {}
+        after: dict[Faces, Any] = {}
         for state, mass in states.items():
             for kind, faces, p in _throw(state):
                 if kind == "triple":
-                    made[faces[0]] = made.get(faces[0], Fraction(0)) + mass * p
+                    made[faces[0]] = made.get(faces[0], 0 * one) + mass * p
                 else:
-                    after[faces] = after.get(faces, Fraction(0)) + mass * p
+                    after[faces] = after.get(faces, 0 * one) + mass * p
         result.append(made)
         states = after
+        if sum(states.values()) < 1e-12:  # only the endless float tail is cut off
+            break
     return result
 
 
+def triple_chances(kept: Faces, throws: int) -> list[dict[int, Fraction]]:
+    """For each of the next ``throws`` throws, the exact chance of the first triple, by face.
+
+    >>> triple_chances((5, 5), 2)
+    [{5: Fraction(1, 6)}, {5: Fraction(5, 36)}]
+    """
+    return _first_triple_by_throw(kept, throws, Fraction(1))
+
+
 @lru_cache(maxsize=4096)
-def _first_triples(kept: Faces, throws: int = 120) -> tuple[tuple[float, ...], ...]:
-    """Per throw, the chance that the first triple comes then with faces 1..6 (floats)."""
-    states: dict[Faces, float] = {kept: 1.0}
-    rows = []
-    for _ in range(throws):
-        made = [0.0] * 7
-        after: dict[Faces, float] = {}
-        for state, mass in states.items():
-            for kind, faces, p in _throw(state):
-                if kind == "triple":
-                    made[faces[0]] += mass * float(p)
-                else:
-                    after[faces] = after.get(faces, 0.0) + mass * float(p)
-        rows.append(tuple(made))
-        states = after
-        if sum(states.values()) < 1e-12:
-            break
-    return tuple(rows)
+def _first_triples(kept: Faces, throws: int = 150) -> tuple[tuple[float, ...], ...]:
+    """:func:`triple_chances` in floats, as rows of the chance for faces 0..6."""
+    return tuple(tuple(float(made.get(face, 0.0)) for face in range(7))
+                 for made in _first_triple_by_throw(kept, throws, 1.0))
 
 
 @lru_cache(maxsize=4096)
