@@ -7,6 +7,8 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kastkopp.dice import ScriptedDice, SeededDice
 from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
@@ -120,6 +122,29 @@ def test_a_linka_double_is_made_both_only_by_the_exact_pair():
 def test_with_nothing_the_higher_own_sum_wins():
     assert hand((2, 1), (6, 5)) > hand((2, 1), (6, 4))
     assert hand((5, 4), (6, 6)) < hand((5, 4), (2, 2))  # a low die beats any sum
+
+
+die = st.integers(1, 6)
+
+
+@given(a=die, b=die, x=die, y=die)
+def test_a_hand_does_not_depend_on_the_order_of_the_dice(a, b, x, y):
+    assert hand((a, b), (x, y)) == hand((b, a), (y, x))
+
+
+@given(a=die, b=die, x=die, y=die)
+def test_each_hand_makes_what_its_name_says(a, b, x, y):
+    made = {x, y, x + y}
+    rank = hand((a, b), (x, y)).rank
+    high, low = max(a, b), min(a, b)
+    if rank >= SUM:
+        assert a + b in made or rank >= BOTH
+    if rank == HIGH:
+        assert high in made and a + b not in made
+    if rank == LOW:
+        assert low in made and high not in made and a + b not in made
+    if rank == NOTHING:
+        assert not made & {high, low, a + b}
 
 
 # --------------------------------------------------------------------------- betting
