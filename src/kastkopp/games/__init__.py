@@ -6,6 +6,6 @@
 """
 
 from kastkopp.engine import load, registered
-from kastkopp.games import liars_dice, mia, yatzy
+from kastkopp.games import knack, liars_dice, linka, mia, yatzy
 
-__all__ = ["liars_dice", "load", "mia", "registered", "yatzy"]
+__all__ = ["knack", "liars_dice", "linka", "load", "mia", "registered", "yatzy"]

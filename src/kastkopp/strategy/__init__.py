@@ -22,7 +22,8 @@ _BOTS: dict[str, dict[str, BotFactory]] = {}
 _BOT_HELP: dict[tuple[str, str], str] = {}
 
 # Strategy modules, one per game family; importing one registers its bots.
-_MODULES = ("kastkopp.strategy.mia", "kastkopp.strategy.liars_dice", "kastkopp.strategy.yatzy")
+_MODULES = ("kastkopp.strategy.mia", "kastkopp.strategy.liars_dice", "kastkopp.strategy.yatzy",
+            "kastkopp.strategy.knack", "kastkopp.strategy.linka")
 
 
 class RandomBot(Player):
