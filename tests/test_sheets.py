@@ -361,3 +361,56 @@ def test_undo_of_everything_returns_the_empty_sheet_and_a_rule_change_equals_a_f
     assert changed.derive() == fresh.derive()
     reread = files.loads(files.dumps(history.do(f"set {name}={value}")))
     assert reread.sheet.derive() == fresh.derive()
+
+
+# --------------------------------------------------------------------------- pots
+
+
+def test_a_pot_goes_to_its_winner_and_the_balances_sum_to_zero():
+    sheet = Sheet.new("knack", ["Anna", "Ben", "Cara"]).add("Anna 3 Ben 3 Cara 5 won Cara")
+    sheet = sheet.add("Anna 1 Ben 1 Cara 1 won Anna Ben")  # 3 shared: the odd one to Anna
+    balances = {s.name: s.count for s in sheet.derive().standings}
+    assert balances == {"Anna": -2, "Ben": -3, "Cara": 5}
+    assert sum(balances.values()) == 0
+    assert places(sheet) == {"Cara": 1, "Anna": 2, "Ben": 3}
+
+
+def test_double_knock_wins_back_or_pays_the_share_of_the_last_pot():
+    sheet = Sheet.new("knack", ["Anna", "Ben", "Cara"]).add("Anna 3 Ben 3 Cara 6 won Cara")
+    won = sheet.add("double Ben won")  # the share is 12 // 3 = 4
+    assert {s.name: s.count for s in won.derive().standings} == {"Anna": -3, "Ben": 1,
+                                                                "Cara": 2}
+    lost = sheet.add("double Ben lost")
+    assert {s.name: s.count for s in lost.derive().standings}["Ben"] == -7
+    with pytest.raises(IllegalAction, match="already double-knocked"):
+        lost.add("double Ben won")
+    with pytest.raises(IllegalAction, match="only a loser asks"):
+        sheet.add("double Cara won")
+    flagged = won.set_rule("double_knock", "off").derive()
+    assert "not played here" in flagged.flags[0].reason
+    with pytest.raises(IllegalAction, match="no double knock in this game"):
+        Sheet.new("linka", ["Anna", "Ben"]).add("double Ben won")
+
+
+def test_nobody_pays_more_than_the_purse_or_less_than_the_ante():
+    sheet = Sheet.new("linka", ["Anna", "Ben"], purses="5,20", ante=2)
+    with pytest.raises(IllegalAction, match="Anna: a bet of 6 is more than the 5 left"):
+        sheet.add("Anna 6 Ben 6 won Ben")
+    with pytest.raises(IllegalAction, match="ante of 2; Ben paid 1"):
+        sheet.add("Anna 2 Ben 1 won Anna")
+    with pytest.raises(IllegalAction, match="Ben paid nothing"):
+        sheet.add("Anna 2 won Ben")
+    done = sheet.add("Anna 5 Ben 5 won Ben")
+    assert done.derive().finished  # Anna cannot pay the ante any more
+    assert done.derive().standings[0].extra == {"purse": 0}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pots=st.lists(st.tuples(st.lists(st.integers(1, 9), min_size=3, max_size=3),
+                               st.sets(st.integers(0, 2), min_size=1)), max_size=12))
+def test_pot_balances_always_sum_to_zero(pots):
+    sheet = Sheet.new("knack", NAMES[:3], purse=1000)
+    for paid, winners in pots:
+        entry = " ".join(f"{n} {a}" for n, a in zip(NAMES, paid, strict=False))
+        sheet = sheet.add(f"{entry} won " + " ".join(NAMES[w] for w in sorted(winners)))
+    assert sum(s.count for s in sheet.derive().standings) == 0

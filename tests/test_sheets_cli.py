@@ -210,3 +210,14 @@ def test_impossible_yatzy_entries_are_refused_with_the_reason(tmp_path):
     refused("add", path, "Anna", "fours", "16",
             fragment="Anna has already written 12 in Fours (entry 1)")
     refused("add", path, "Anna", "chance", "-", fragment="Chance is always made")
+
+
+def test_a_knack_sheet_through_the_command_line(tmp_path):
+    path = tmp_path / "knack.sheet"
+    ok("new", "knack", "--players", "Anna,Ben,Cara", path)
+    ok("add", path, "Anna", "3", "Ben", "3", "Cara", "6", "won", "Cara")
+    output = ok("add", path, "double", "Ben", "won")
+    assert "Ben balance" in output
+    players = shown(path)["players"]
+    assert [(p["name"], p["place"], p["balance"]) for p in players] == [
+        ("Anna", 3, -3), ("Ben", 2, 1), ("Cara", 1, 2)]

@@ -11,8 +11,8 @@ One kind of sheet per game family: :mod:`~kastkopp.sheets.liars` (liar's dice),
 changes for undo and redo, :mod:`~kastkopp.sheets.sheetfile` reads and writes the file.
 """
 
-from kastkopp.sheets import liars, slosch, yatzy
+from kastkopp.sheets import liars, pots, slosch, yatzy
 from kastkopp.sheets.core import Derivation, Flag, Sheet, SheetKind, Standing, kind_for, kinds
 
 __all__ = ["Derivation", "Flag", "Sheet", "SheetKind", "Standing", "kind_for", "kinds",
-           "liars", "slosch", "yatzy"]
+           "liars", "pots", "slosch", "yatzy"]
