@@ -321,19 +321,29 @@ def test_a_failed_write_keeps_the_previous_good_sheet(tmp_path, monkeypatch):
 # --------------------------------------------------------------------------- properties
 
 KINDS = {
-    "liars_dice": (["loss {}", "exact {}", "{}"], [("dice", ["1", "2", "3", "5", "6"]),
-                                                   ("exact_call", ["on", "off", "three_plus"]),
-                                                   ("loss", ["die", "life"]),
-                                                   ("lives", ["1", "3"]),
-                                                   ("keep_eliminated", ["on", "off"])]),
-    "mia": (["loss {}", "loss {} slosch", "{}"], [("lives", ["1", "2", "5"]),
-                                                  ("slosch_double", ["on", "off"]),
-                                                  ("scoring", ["lives", "points"])]),
+    "liars_dice": (["loss {n}", "exact {n}", "{n}"], [("dice", ["1", "2", "3", "5", "6"]),
+                                                      ("exact_call", ["on", "off",
+                                                                      "three_plus"]),
+                                                      ("loss", ["die", "life"]),
+                                                      ("lives", ["1", "3"]),
+                                                      ("keep_eliminated", ["on", "off"])]),
+    "mia": (["loss {n}", "loss {n} slosch", "{n}"], [("lives", ["1", "2", "5"]),
+                                                     ("slosch_double", ["on", "off"]),
+                                                     ("scoring", ["lives", "points"])]),
+    "yatzy": (["{n} {row} {dice}", "{n} {row} {dice} first", "{n} {row} {points}",
+               "{n} {row} -"], [("upper", ["sum", "three"]), ("misses", ["zero", "dash"]),
+                                ("first_throw_double", ["on", "off"]),
+                                ("order", ["free", "parts", "top-down"]),
+                                ("sheet", ["yatzy", "yahtzee", "terningspoker"])]),
+    "knack": (["Anna {points} Ben {points} won {n}", "double {n} won", "double {n} lost"],
+              [("ante", ["1", "5"]), ("purse", ["20", "100"]), ("double_knock", ["on", "off"])]),
 }
+ROWS = ["ones", "fours", "sixes", "pair", "two-pairs", "full-house", "small-straight",
+        "chance", "yatzy"]
 NAMES = ["Anna", "Ben", "Cara", "Dan"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), game=st.sampled_from(sorted(KINDS)))
 def test_undo_of_everything_returns_the_empty_sheet_and_a_rule_change_equals_a_fresh_sheet(
         data, game):
@@ -342,7 +352,11 @@ def test_undo_of_everything_returns_the_empty_sheet_and_a_rule_change_equals_a_f
     history = History(Sheet.new(game, NAMES[:players]))
     for _ in range(data.draw(st.integers(0, 25))):
         form = data.draw(st.sampled_from(forms))
-        line = "add " + form.format(data.draw(st.sampled_from(NAMES[:players])))
+        line = "add " + form.format(
+            n=data.draw(st.sampled_from(NAMES[:players])), row=data.draw(st.sampled_from(ROWS)),
+            dice=" ".join(map(str, data.draw(st.lists(st.integers(1, 6), min_size=5,
+                                                      max_size=5)))),
+            points=data.draw(st.integers(0, 30)))
         try:
             history = history.do(line)
         except KastkoppError:
@@ -414,3 +428,68 @@ def test_pot_balances_always_sum_to_zero(pots):
         entry = " ".join(f"{n} {a}" for n, a in zip(NAMES, paid, strict=False))
         sheet = sheet.add(f"{entry} won " + " ".join(NAMES[w] for w in sorted(winners)))
     assert sum(s.count for s in sheet.derive().standings) == 0
+
+
+# --------------------------------------------------------------------------- Yatzy family
+
+
+def yatzy(*entries, **rules) -> Sheet:
+    sheet = Sheet.new("yatzy", ["Anna", "Ben"], **rules)
+    for entry in entries:
+        sheet = sheet.add(entry)
+    return sheet
+
+
+def totals(sheet: Sheet) -> dict[str, int | float]:
+    return {s.name: s.count for s in sheet.derive().standings}
+
+
+def test_yatzy_rows_entered_as_dice_are_scored_by_the_rule_set():
+    sheet = yatzy("Anna fours 4 4 4 1 2", "Ben full house 3 3 5 5 5", "Anna chance 66554")
+    assert totals(sheet) == {"Anna": 38, "Ben": 21}
+    three = sheet.set_rule("upper", "three").set_rule("full_house", "25")
+    assert totals(three) == {"Anna": 26, "Ben": 25}  # fours: (3 - 3) x 4 = 0
+
+
+def test_a_rule_change_flags_the_rows_it_makes_impossible_and_keeps_the_rest():
+    sheet = yatzy("Anna small straight 1 2 3 4 6", "Ben fours 16", preset="tarningspoker")
+    assert totals(sheet) == {"Anna": 30, "Ben": 16}
+    changed = sheet.set_rule("sheet", "yatzy").set_rule("upper", "three")
+    flags = [f.reason for f in changed.derive().flags]
+    assert flags == ["1 2 3 4 6 is not Small straight: to cross the row out write 'Anna "
+                     "small-straight 0'",
+                     "16 is not a possible score in Fours (-12, -8, -4, 0, 4, 8)"]
+    assert totals(changed) == {"Anna": 0, "Ben": 0} and len(changed.entries) == 2
+    assert changed.derive().grid[4][2] == "(16) !"
+
+
+def test_the_upper_bonus_and_the_terningspoker_average_are_derived():
+    rows = [f"Anna {row} {face}{face}{face}{face}1" for face, row in
+            enumerate(["ones", "twos", "threes", "fours", "fives", "sixes"], start=1)]
+    sheet = yatzy(*rows)
+    assert totals(sheet)["Anna"] == 5 + 8 + 12 + 16 + 20 + 24 + 50
+    poker = yatzy(*rows, "Ben ones 1 2 3 4 5", preset="terningspoker")
+    # (count - 3) x face: five ones +2, then four of each face +face; the sum >= 0 earns 50
+    assert totals(poker) == {"Anna": 2 + 2 + 3 + 4 + 5 + 6 + 50, "Ben": -2}
+    assert {s.name: s.extra["result"] for s in poker.derive().standings} == {
+        "Anna": 37, "Ben": -37}
+
+
+def test_terningspoker_dashes_are_not_zeros_and_chance_cannot_be_crossed_out():
+    parts = ("Anna ones 11123", "Anna twos 22234", "Anna threes 33312", "Anna fours 44412",
+             "Anna fives 55512", "Anna sixes 66612")
+    sheet = yatzy(*parts, "Anna pair -", "Anna two pairs 0", preset="terningspoker")
+    grid = {row[0]: row[1] for row in sheet.derive().grid}
+    assert grid["One pair"] == "–" and grid["Two pairs"] == "–"
+    with pytest.raises(IllegalAction, match="Chance is always made"):
+        sheet.add("Anna chance -")
+    # Scandinavian sheets write a row not made as 0
+    assert yatzy("Ben pair -").derive().grid[9] == ("One pair", None, "0")
+
+
+def test_yahtzee_joker_and_extra_yahtzee_bonus_come_from_the_game():
+    sheet = yatzy("Anna yatzy 5 5 5 5 5", preset="yahtzee")
+    with pytest.raises(IllegalAction, match="goes in its upper row"):
+        sheet.add("Anna chance 5 5 5 5 5")
+    sheet = sheet.add("Anna fives 5 5 5 5 5")
+    assert totals(sheet)["Anna"] == 50 + 25 + 100

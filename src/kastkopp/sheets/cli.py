@@ -94,7 +94,7 @@ def render(sheet: Sheet) -> None:
 
 
 def describe_rules(sheet: Sheet) -> str:
-    changed = sheet.rules.changed()
+    changed = sheet.changed_rules()
     preset = f"preset {sheet.preset}" if sheet.preset else "default rules"
     if not changed:
         return preset

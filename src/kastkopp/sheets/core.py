@@ -312,6 +312,12 @@ class Sheet:
             rules_cls.parse_value(name, "")  # raises: unknown rule, listing the rules
         return replace(self, rules=dataclasses.replace(self.rules, **{name: value}))
 
+    def changed_rules(self) -> dict[str, Any]:
+        """The house rules that differ from the sheet's preset (or from the defaults)."""
+        base = type(self.rules).make(self.preset)
+        return {s.name: getattr(self.rules, s.name) for s in type(self.rules).specs()
+                if getattr(self.rules, s.name) != getattr(base, s.name)}
+
     def rule_text(self, name: str) -> str:
         return rule_text(getattr(self.rules, name))
 

@@ -36,7 +36,6 @@ from kastkopp.dice import Faces, multisets
 from kastkopp.engine import IllegalAction
 from kastkopp.games.yatzy import (
     DASH,
-    TITLES,
     Cell,
     Yatzy,
     YatzyRules,
@@ -192,9 +191,8 @@ class YatzySheet(SheetKind):
               written_by: dict[tuple[int, str], int]) -> tuple[Cell, int]:
         """What the entry writes in its row, and whether it earns an extra Yatzy bonus."""
         name, row = sheet.name_of(entry.player), entry.row
-        title = TITLES.get(sheet.preset or "", TITLES[rules.sheet])
         if row not in rules.rows:
-            raise IllegalAction(f"{title} has no {row} row (rows: {', '.join(rules.rows)})")
+            raise IllegalAction(f"this sheet has no {row} row (rows: {', '.join(rules.rows)})")
         here = label(row, rules.lang, rules.sheet)
         if cells[row] is not None:
             raise IllegalAction(f"{name} has already written {text(cells[row])} in {here} "
