@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -493,3 +494,13 @@ def test_yahtzee_joker_and_extra_yahtzee_bonus_come_from_the_game():
         sheet.add("Anna chance 5 5 5 5 5")
     sheet = sheet.add("Anna fives 5 5 5 5 5")
     assert totals(sheet)["Anna"] == 50 + 25 + 100
+
+
+def test_the_example_in_the_format_document_reads():
+    doc = (Path(__file__).parents[1] / "docs" / "sheet-format.md").read_text(encoding="utf-8")
+    example = doc.split("```text\n", 1)[1].split("```", 1)[0]
+    history = files.loads(example, "docs/sheet-format.md")
+    assert history.sheet.names == ["Anna", "Dora", "Bengt", "Cara"]
+    assert history.undone == ("add loss Cara",)
+    assert {s.name: s.count for s in history.sheet.derive().standings} == {
+        "Anna": 3, "Dora": 3, "Bengt": 2, "Cara": 3}
