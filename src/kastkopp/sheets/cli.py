@@ -85,7 +85,7 @@ def render(sheet: Sheet) -> None:
     for index, column in enumerate(header):
         table.add_column(column or "", justify="left" if index == 0 else "right")
     for row in rows:
-        table.add_row(*("—" if cell is None else cell for cell in row))
+        table.add_row(*(derived.empty if cell is None else cell for cell in row))
     console.print(table, highlight=False)
     for flag in derived.flags:
         console.print(f"[yellow]! entry {flag.entry + 1} ({flag.text}): {flag.reason}[/]",
@@ -111,9 +111,13 @@ def standings_line(sheet: Sheet) -> str:
     parts = []
     for s in sorted(derived.standings, key=lambda s: s.place):
         count = s.count if isinstance(s.count, int) else f"{s.count:g}"
-        text = f"{ordinal(s.place)} {s.name} ({count} {derived.count_name}"
-        text += f", out in round {s.out})" if s.out is not None else ")"
-        parts.append(text)
+        what = (f"{derived.count_name} {count}" if derived.count_name in ("total", "balance")
+                else f"{count} {derived.count_name}")
+        if s.out is not None:
+            what += f", out in round {s.out}"
+        if "result" in s.extra:
+            what += f", result {s.extra['result']:+g}"
+        parts.append(f"{ordinal(s.place)} {s.name} ({what})")
     state = "finished" if derived.finished else "not finished"
     winners = derived.winners
     if len(winners) == 1:

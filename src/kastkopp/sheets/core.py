@@ -91,6 +91,7 @@ class Derivation:
     finished: bool
     flags: tuple[Flag, ...] = ()
     hidden: frozenset[int] = frozenset()  # player ids whose columns are not shown
+    empty: str = "—"  # how an empty cell is printed (a row not yet filled is blank)
 
     def flag_for(self, entry: int) -> Flag | None:
         return next((f for f in self.flags if f.entry == entry), None)

@@ -185,7 +185,7 @@ class YatzySheet(SheetKind):
         finished = all(c is not None for p in players for c in cells[p.id].values())
         return Derivation(count_name="total", grid=self._grid(sheet, state, cells, pending),
                           standings=self._standings(sheet, state), finished=finished,
-                          flags=tuple(flags))
+                          flags=tuple(flags), empty="")
 
     def _cell(self, entry: Fill, cells: dict[str, Cell], rules: YatzyRules, sheet: Sheet,
               written_by: dict[tuple[int, str], int]) -> tuple[Cell, int]:
