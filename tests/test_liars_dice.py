@@ -422,7 +422,7 @@ def test_render_shows_the_table_the_bid_and_your_dice():
     state = play(rolled(game("perudo", 3), FIVES, NOTHING, ONES), "bid 2x5", "dudo")
     state = play(rolled(state, FIVES, NOTHING[:4], ONES), "bid 3x3")
     text = state.game.render(state.view(0), ["Anna", "Ben", "Cara"])
-    assert "ones wild" in text and "Dice: Anna 5, Ben 4, Cara 5" in text
+    assert "ones wild" in text and "Dice: Anna (5), Ben (4), Cara (5)" in text
     assert "Ben: bid 3x3" in text and "Bid: 3x3 by Ben" in text
     assert "Your dice: 2 3 4 5 5" in text
     text = state.apply("dudo").game.render(state.apply("dudo").view(0), ["Anna", "Ben", "Cara"])

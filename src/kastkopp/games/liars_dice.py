@@ -998,7 +998,7 @@ class LiarsDice(Game):
     @staticmethod
     def _standing(view: dict[str, Any], seat: int, names: Sequence[str]) -> str:
         if view["alive"][seat]:
-            return f"{names[seat]} {view['stock'][seat]}"
+            return f"{names[seat]} ({view['stock'][seat]})"
         return f"{names[seat]} out (round {(view['out_round'][seat] or 0) + 1})"
 
     @staticmethod
@@ -1022,7 +1022,7 @@ class LiarsDice(Game):
             lines.append("  The cup: " + " ".join(map(str, last["cup"])))
         else:
             lines.append("  Cups: " + " · ".join(
-                f"{names[s]} {' '.join(map(str, sorted(c)))}"
+                f"{names[s]}: {' '.join(map(str, sorted(c)))}"
                 for s, c in enumerate(last["cups"]) if c))
         return lines
 
