@@ -7,6 +7,7 @@ views hide other cups; these tests pin down the rules with chosen dice.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -631,3 +632,73 @@ def test_the_strong_bot_beats_the_naive_bot_at_perudo():
         outcome = play_out(table, [make_bot(g, s) for s in seats], random.Random(seed))
         wins += seats[outcome.winners[0]] == "strong"
     assert wins >= 20
+
+
+# --------------------------------------------------------------------------- seed 003
+
+
+def test_raising_follows_the_digest_ladder_for_every_pair_of_bids_when_ones_are_wild():
+    state = rolled(game("perudo", 2), FIVES, NOTHING)
+    every = [Bid(q, f) for q in range(1, 11) for f in range(1, 7)]
+    for current in every:
+        after = replace_bid(state, current)
+        legal = set(after.legal_bids())
+        for bid in every:
+            q, f, k = current.count, current.face, bid.count
+            if f != 1 and bid.face == 1:
+                expected = k >= -(-q // 2)  # half the count, rounded up
+            elif f == 1 and bid.face != 1:
+                expected = k >= 2 * q + 1  # twice the ones plus one
+            elif f == 1:
+                expected = k > q
+            else:
+                expected = k > q or (k == q and bid.face > f)
+            assert (bid in legal) == expected, (current, bid)
+
+
+def replace_bid(state: LiarsState, bid: Bid) -> LiarsState:
+    """The same table with ``bid`` standing, however it was reached."""
+    return replace(state, bid=bid, bidder=0, player=1)
+
+
+def test_palifico_in_lives_mode_starts_when_a_player_falls_to_one_life():
+    state = rolled(game("perudo", 2, loss="life", lives=2), FIVES, NOTHING)
+    state = play(state, "bid 9x5", "dudo")
+    assert state.stock == (1, 2) and state.palifico == 0
+    assert state.chance().count == 5  # the hand stays five dice
+    state = rolled(state, ONES, NOTHING)
+    assert state.view(None)["ones_wild"] is False and bids(state)[0] == "1x1"
+
+
+def play_rounds(g, losers: str, exact: set[int]):
+    """Play the rounds of a score sheet: in round ``r`` seat ``losers[r]`` loses, or wins
+    its die back with an exact call when ``r`` is in ``exact``. Every die shows four."""
+    state = g.new_state()
+    for number, loser in enumerate(int(c) for c in losers):
+        while (chance := state.chance()) is not None:
+            state = state.resolve((4,) * chance.count)
+        opener, total = state.to_move(), state.total_dice()
+        second = state.next_alive(opener)
+        if number in exact:
+            assert second == loser
+            state = play(state, f"bid {total}x4", "calza")  # every die is a four: exactly
+        elif loser == opener:
+            state = play(state, "bid 1x2", "dudo")  # no twos and no ones anywhere
+        elif loser == second:
+            state = play(state, "bid 1x4", "dudo")
+        else:
+            state = play(state, "bid 1x4", "bid 2x4", "dudo")
+    return state
+
+
+def test_the_worked_example_of_seed_003_plays_out_on_the_table():
+    """Anna, Ben and Cara, thirteen rounds: Anna wins with four dice, Cara second, Ben third."""
+    g = game("perudo", 3)
+    state = play_rounds(g, "1012012112022", exact={4})
+    view = state.view(None)
+    cells = [[0, 1, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, 0, 0], [0, 1, 0], [0, 0, 1],
+             [0, 1, 0], [0, 1, 0], [0, None, 1], [1, None, 0], [0, None, 1], [0, None, 1]]
+    assert view["sheet"] == cells
+    dice_left = [5 - sum(row[s] or 0 for row in cells) for s in range(3)]
+    assert view["stock"] == dice_left == [4, 0, 0]
+    assert state.is_over() and state.outcome().ranking == ((0,), (2,), (1,))
