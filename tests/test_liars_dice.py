@@ -6,12 +6,15 @@ views hide other cups; these tests pin down the rules with chosen dice.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from typer.testing import CliRunner
 
+from kastkopp.cli import app
 from kastkopp.dice import SeededDice, multisets
 from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
 from kastkopp.games.liars_dice import (
@@ -30,6 +33,8 @@ from kastkopp.games.liars_dice import (
     parse_hand,
 )
 from kastkopp.strategy import bot_names, make_bot
+
+runner = CliRunner()
 
 
 def game(preset: str | None = "perudo", players: int = 3, **rules):
@@ -702,3 +707,33 @@ def test_the_worked_example_of_seed_003_plays_out_on_the_table():
     dice_left = [5 - sum(row[s] or 0 for row in cells) for s in range(3)]
     assert view["stock"] == dice_left == [4, 0, 0]
     assert state.is_over() and state.outcome().ranking == ((0,), (2,), (1,))
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def test_play_perudo_in_the_terminal_against_two_bots_and_replay_the_log(tmp_path):
+    log = tmp_path / "perudo.json"
+    # open with one two; when a bid stands that is refused with the smallest legal bid,
+    # and the next answer challenges
+    answers = "bid 1x2\ndudo\n" * 200
+    result = runner.invoke(app, ["play", "liars_dice", "--preset", "perudo", "--players",
+                                 "Anna,bot,bot", "--seed", "2", "--log", str(log)],
+                           input=answers)
+    assert result.exit_code == 0, result.output
+    assert "Anna's turn" in result.output and "Game over" in result.output
+    assert "Dice: Anna (5), bot:strong (5), bot:strong 2 (5)" in result.output
+    assert "the smallest legal bid is" in result.output
+    assert "Traceback" not in result.output
+    replayed = runner.invoke(app, ["replay", str(log), "--json"])
+    assert replayed.exit_code == 0 and json.loads(replayed.output)["over"] is True
+
+
+@pytest.mark.parametrize("other", ["random", "naive"])
+def test_simulate_shows_the_strong_bot_beating_another_with_confidence(other):
+    result = runner.invoke(app, ["simulate", "liars_dice", "--preset", "perudo",
+                                      "--players", f"bot:strong,bot:{other}", "--games",
+                                      "150", "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    strong, weaker = json.loads(result.output)["results"]
+    assert strong["win_rate_ci95"][0] > 0.5 > weaker["win_rate_ci95"][1]
