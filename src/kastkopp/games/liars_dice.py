@@ -152,6 +152,8 @@ class LiarsRules(Rules):
                                     f"{name}={value} or bids=counts")
         if self.hand == "single" and self.loss != "life":
             raise RuleError("in Single Hand nobody holds dice of their own: set loss=life")
+        if self.hand == "single" and self.bids == "hands" and self.dice < 2:
+            raise RuleError("one die in the shared cup makes no poker hand: set dice=2 or more")
 
     @property
     def start(self) -> int:
