@@ -6,11 +6,17 @@ views hide other cups; these tests pin down the rules with chosen dice.
 
 from __future__ import annotations
 
+import json
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from kastkopp.cli import app
 from kastkopp.dice import SeededDice, multisets
 from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
 from kastkopp.games.liars_dice import (
@@ -29,6 +35,8 @@ from kastkopp.games.liars_dice import (
     parse_hand,
 )
 from kastkopp.strategy import bot_names, make_bot
+
+runner = CliRunner()
 
 
 def game(preset: str | None = "perudo", players: int = 3, **rules):
@@ -386,6 +394,8 @@ def test_rules_that_do_not_go_together_are_refused_with_a_reason():
         game("common_hand", ones_wild="on")
     with pytest.raises(RuleError, match="set loss=life"):
         game("single_hand", loss="die")
+    with pytest.raises(RuleError, match="one die in the shared cup makes no poker hand"):
+        game("single_hand", dice=1)
     with pytest.raises(RuleError, match="unknown rule"):
         game(wilds="on")
 
@@ -422,7 +432,7 @@ def test_render_shows_the_table_the_bid_and_your_dice():
     state = play(rolled(game("perudo", 3), FIVES, NOTHING, ONES), "bid 2x5", "dudo")
     state = play(rolled(state, FIVES, NOTHING[:4], ONES), "bid 3x3")
     text = state.game.render(state.view(0), ["Anna", "Ben", "Cara"])
-    assert "ones wild" in text and "Dice: Anna 5, Ben 4, Cara 5" in text
+    assert "ones wild" in text and "Dice: Anna (5), Ben (4), Cara (5)" in text
     assert "Ben: bid 3x3" in text and "Bid: 3x3 by Ben" in text
     assert "Your dice: 2 3 4 5 5" in text
     text = state.apply("dudo").game.render(state.apply("dudo").view(0), ["Anna", "Ben", "Cara"])
@@ -622,12 +632,142 @@ def test_the_strong_bot_beats_the_random_bot(preset):
     assert wins >= 10
 
 
-def test_the_strong_bot_beats_the_naive_bot_at_perudo():
-    g = game("perudo", 2)
-    wins = 0
-    for seed in range(30):
-        seats = ["strong", "naive"] if seed % 2 == 0 else ["naive", "strong"]
-        table = Table(g, dice=SeededDice(seed))
-        outcome = play_out(table, [make_bot(g, s) for s in seats], random.Random(seed))
-        wins += seats[outcome.winners[0]] == "strong"
-    assert wins >= 20
+# --------------------------------------------------------------------------- seed 003
+
+
+def test_raising_follows_the_digest_ladder_for_every_pair_of_bids_when_ones_are_wild():
+    state = rolled(game("perudo", 2), FIVES, NOTHING)
+    every = [Bid(q, f) for q in range(1, 11) for f in range(1, 7)]
+    for current in every:
+        after = replace_bid(state, current)
+        legal = set(after.legal_bids())
+        for bid in every:
+            q, f, k = current.count, current.face, bid.count
+            if f != 1 and bid.face == 1:
+                expected = k >= -(-q // 2)  # half the count, rounded up
+            elif f == 1 and bid.face != 1:
+                expected = k >= 2 * q + 1  # twice the ones plus one
+            elif f == 1:
+                expected = k > q
+            else:
+                expected = k > q or (k == q and bid.face > f)
+            assert (bid in legal) == expected, (current, bid)
+
+
+def replace_bid(state: LiarsState, bid: Bid) -> LiarsState:
+    """The same table with ``bid`` standing, however it was reached."""
+    return replace(state, bid=bid, bidder=0, player=1)
+
+
+def test_palifico_in_lives_mode_starts_when_a_player_falls_to_one_life():
+    state = rolled(game("perudo", 2, loss="life", lives=2), FIVES, NOTHING)
+    state = play(state, "bid 9x5", "dudo")
+    assert state.stock == (1, 2) and state.palifico == 0
+    assert state.chance().count == 5  # the hand stays five dice
+    state = rolled(state, ONES, NOTHING)
+    assert state.view(None)["ones_wild"] is False and bids(state)[0] == "1x1"
+
+
+def play_rounds(g, losers: str, exact: set[int]):
+    """Play the rounds of a score sheet: in round ``r`` seat ``losers[r]`` loses, or wins
+    its die back with an exact call when ``r`` is in ``exact``. Every die shows four."""
+    state = g.new_state()
+    for number, loser in enumerate(int(c) for c in losers):
+        while (chance := state.chance()) is not None:
+            state = state.resolve((4,) * chance.count)
+        opener, total = state.to_move(), state.total_dice()
+        second = state.next_alive(opener)
+        if number in exact:
+            assert second == loser
+            state = play(state, f"bid {total}x4", "calza")  # every die is a four: exactly
+        elif loser == opener:
+            state = play(state, "bid 1x2", "dudo")  # no twos and no ones anywhere
+        elif loser == second:
+            state = play(state, "bid 1x4", "dudo")
+        else:
+            state = play(state, "bid 1x4", "bid 2x4", "dudo")
+    return state
+
+
+def test_the_worked_example_of_seed_003_plays_out_on_the_table():
+    """Anna, Ben and Cara, thirteen rounds: Anna wins with four dice, Cara second, Ben third."""
+    g = game("perudo", 3)
+    state = play_rounds(g, "1012012112022", exact={4})
+    view = state.view(None)
+    cells = [[0, 1, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, 0, 0], [0, 1, 0], [0, 0, 1],
+             [0, 1, 0], [0, 1, 0], [0, None, 1], [1, None, 0], [0, None, 1], [0, None, 1]]
+    assert view["sheet"] == cells
+    dice_left = [5 - sum(row[s] or 0 for row in cells) for s in range(3)]
+    assert view["stock"] == dice_left == [4, 0, 0]
+    assert state.is_over() and state.outcome().ranking == ((0,), (2,), (1,))
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def test_play_perudo_in_the_terminal_against_two_bots_and_replay_the_log(tmp_path):
+    log = tmp_path / "perudo.json"
+    # open with one two; when a bid stands that is refused with the smallest legal bid,
+    # and the next answer challenges
+    answers = "bid 1x2\ndudo\n" * 200
+    result = runner.invoke(app, ["play", "liars_dice", "--preset", "perudo", "--players",
+                                 "Anna,bot,bot", "--seed", "2", "--log", str(log)],
+                           input=answers)
+    assert result.exit_code == 0, result.output
+    assert "Anna's turn" in result.output and "Game over" in result.output
+    assert "Dice: Anna (5), bot:strong (5), bot:strong 2 (5)" in result.output
+    assert "the smallest legal bid is" in result.output
+    assert "Traceback" not in result.output
+    replayed = runner.invoke(app, ["replay", str(log), "--json"])
+    assert replayed.exit_code == 0 and json.loads(replayed.output)["over"] is True
+
+
+@pytest.mark.parametrize("other", ["random", "naive"])
+def test_simulate_shows_the_strong_bot_beating_another_with_confidence(other):
+    result = runner.invoke(app, ["simulate", "liars_dice", "--preset", "perudo",
+                                      "--players", f"bot:strong,bot:{other}", "--games",
+                                      "100", "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    strong, weaker = json.loads(result.output)["results"]
+    assert strong["win_rate_ci95"][0] > 0.5 > weaker["win_rate_ci95"][1]
+
+
+# --------------------------------------------------------------------------- any table
+
+
+TABLES = st.tuples(st.sampled_from([None, *LiarsRules.PRESETS]), st.integers(2, 10),
+                   st.integers(2, 6), st.integers(0, 2**32))
+
+
+@settings(max_examples=10, deadline=None)
+@given(table=TABLES)
+def test_a_seat_sees_its_own_cup_and_never_another_at_any_table(table):
+    preset, players, dice, seed = table
+    g = game(preset, players, dice=dice)
+    t = Table(g, dice=SeededDice(seed))
+    rng = random.Random(seed)
+    for _ in range(30):
+        if t.state.is_over():
+            break
+        state = t.state
+        for seat in range(players):
+            view = state.view(seat)
+            if not state.single and state.cups[seat] is not None:
+                assert view["your_dice"] == sorted(state.cups[seat])
+            assert state.resample_hidden(seat, rng).view(seat) == view
+        t.act(state.to_move(), rng.choice(state.legal_actions()))
+
+
+@settings(max_examples=10, deadline=None)
+@given(table=TABLES)
+def test_a_whole_game_at_any_table_replays_from_its_log_to_the_same_ranking(table):
+    preset, players, dice, seed = table
+    g = game(preset, players, dice=dice)
+    t = Table(g, dice=SeededDice(seed))
+    outcome = play_out(t, [make_bot(g, "random")] * players, random.Random(seed))
+    replayed = Table.loads(t.dumps())
+    assert replayed.state == t.state and replayed.state.outcome() == outcome
+    assert sorted(s for group in outcome.ranking for s in group) == list(range(players))
+    assert all(len(group) == 1 for group in outcome.ranking)  # one player goes out at a time
+    sheet = replayed.state.view(None)["sheet"]
+    assert all(sum(1 for cell in row if cell) <= 1 for row in sheet)

@@ -1,12 +1,15 @@
 """Bots for liar's dice, reasoning from the exact chance of a bid given the bot's own dice.
 
 The strong bot sees only its view: its own dice, everyone's dice counts and the bids. For
-every bid it computes the exact binomial chance that the bid holds with its own dice known
-and the others' dice fair (ones counting double in a wild round, not in a palifico round;
-poker hands by an exact count over the unseen dice). Then, on its turn:
+every bid it computes the exact chance that the bid holds with its own dice known: each
+other cup is binomial (a die counts with chance 1/3 for a face in a wild round, 1/6 for
+ones and in a palifico round), except that a player who bid a face this round is believed
+to hold more of it (``trust``; with ``trust=0`` it is the plain binomial over all unseen
+dice). Poker hands are counted exactly over the unseen dice. Then, on its turn:
 
-- it challenges when a challenge is likelier to win than its best raise is to be true;
-- it calls ``calza`` when an exact count is likelier still (and it has a die to win back);
+- it challenges when a challenge is likelier to win than its best raise is to survive
+  (being true, or not being challenged, which it puts at ``escape``);
+- it calls ``calza`` when an exact count is likelier still, valuing the die it wins back;
 - otherwise it raises to its most probable bid, the lowest of the near-best ones, and now and
   then (``bluff``) bids on a face it does not hold to keep the table guessing.
 
@@ -124,14 +127,11 @@ class StrongLiarsBot(Player):
         if bid is None:
             return self.opening(view, bids, rng)
         holds = self.chance(bid, view)
+        options: list[tuple[float, Action]] = [(1 - holds, Dudo())]
         raise_to = self.best_raise(view, bids, rng)
-        raise_value = -1.0
         if raise_to is not None:
             true = self.chance(raise_to, view)
-            raise_value = true + (1 - true) * self.escape
-        options: list[tuple[float, Action]] = [(1 - holds, Dudo())]
-        if raise_to is not None:
-            options.append((raise_value, raise_to))
+            options.append((true + (1 - true) * self.escape, raise_to))
         if Calza() in legal and isinstance(bid, Bid):
             exact = self.exact(bid, view)
             seat = view["seat"]
