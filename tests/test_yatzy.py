@@ -169,6 +169,25 @@ def test_maxi_bonus_is_100_at_84():
     assert short.bonus(0) == 0
 
 
+def test_maxi_saves_unused_throws_for_the_players_later_turns():
+    state = start("maxi").resolve((1, 2, 3, 4, 5, 6)).apply("score full-straight")
+    assert state.saved == (2, 0)
+    state = state.resolve((1, 1, 2, 2, 3, 3)).apply("score three-pairs")  # Ben saves 2 too
+    assert state.throws() == 5
+    state = state.resolve((1, 1, 2, 2, 3, 3))
+    for _ in range(4):
+        state = state.apply("keep").resolve((1, 1, 2, 2, 3, 3))
+    assert state.throw == 5 and state.saved == (2, 2)
+    with pytest.raises(IllegalAction, match="thrown 5 times"):
+        state.apply("keep")
+    assert state.apply("score chance").saved == (0, 2)
+
+
+def test_saved_throws_are_a_house_rule():
+    state = start("maxi", saved_throws=False).resolve((1, 2, 3, 4, 5, 6))
+    assert state.apply("score full-straight").saved == (0, 0)
+
+
 # --------------------------------------------------------------------------- Yahtzee
 
 

@@ -48,8 +48,9 @@ Decisions where the seeds and the digest are silent, taken as players take them:
   (Full House and the straights then score full value); otherwise in any open upper row.
   The 100 bonus is paid only if the Yahtzee row holds 50.
 - Keeping all the dice would roll nothing, so it is not a throw: score a row instead.
-- Maxi Yatzy's saved throws are not played; every turn has ``throws`` throws. Some
-  tables pay 50 at 75 in Maxi; that is ``bonus=50 bonus_at=75``.
+- Maxi Yatzy saves the throws a player does not use for the player's later turns
+  (``saved_throws``); a saved throw is spent like any other, and none are left at the end.
+  Some tables pay 50 at 75 in Maxi; that is ``bonus=50 bonus_at=75``.
 - With two players, seat 0 plays white and seat 1 black (for the statistics of won games,
   as seed 001's site keeps them).
 
@@ -130,6 +131,8 @@ class YatzyRules(Rules):
                                                                      "terningspoker"))
     dice: int = rule(5, "number of dice (6: Maxi Yatzy)", choices=(5, 6))
     throws: int = rule(3, "throws per turn, the first included", min=1, max=5)
+    saved_throws: bool = rule(False, "throws not used are saved for the player's later turns "
+                              "(Maxi Yatzy)")
     order: str = rule("free", "free: any open row; parts: the upper part first; "
                       "top-down: rows filled top to bottom",
                       choices=("free", "parts", "top-down"))
@@ -163,7 +166,8 @@ class YatzyRules(Rules):
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "yatzy": {},
-        "maxi": {"dice": 6, "bonus": 100, "bonus_at": 84, "yatzy_score": 100},
+        "maxi": {"dice": 6, "bonus": 100, "bonus_at": 84, "yatzy_score": 100,
+                 "saved_throws": True},
         "yahtzee": {"sheet": "yahtzee", "bonus": 35, "kinds": "all", "small_straight": 30,
                     "large_straight": 40, "full_house": 25, "yatzy_bonus": 100,
                     "joker": True},
@@ -176,7 +180,8 @@ class YatzyRules(Rules):
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
         "yatzy": "Scandinavian Yatzy: 15 rows, bonus 50 at 63",
-        "maxi": "Maxi Yatzy: six dice, 20 rows, bonus 100 at 84, Maxi Yatzy 100",
+        "maxi": "Maxi Yatzy: six dice, 20 rows, bonus 100 at 84, Maxi Yatzy 100, "
+                "unused throws saved",
         "yahtzee": "official Yahtzee: bonus 35 at 63, 100 per extra Yahtzee, jokers",
         "tarningspoker": "seed 001's Tärningspoker: 13 rows, no bonus",
         "terningspoker": "seed 004's Terningspoker: part 1 against three, first throw "
@@ -516,6 +521,7 @@ class YatzyState(State):
     game: Yatzy
     sheets: tuple[tuple[Cell, ...], ...]
     extras: tuple[int, ...]  # extra Yatzy bonuses paid to each player
+    saved: tuple[int, ...]  # throws each player has saved for later turns
     player: int = 0
     throw: int = 0  # throws made this turn
     dice: Faces = ()  # the dice after the last throw, sorted; () while rolling
@@ -562,6 +568,10 @@ class YatzyState(State):
     def open_rows(self, seat: int) -> list[str]:
         return [r for r, c in self.cells(seat).items() if c is None]
 
+    def throws(self) -> int:
+        """The throws the player to move has this turn (with any saved ones)."""
+        return self.rules.throws + self.saved[self.player]
+
     def joker(self) -> bool:
         return joker_applies(self.rules, self.cells(self.player), self.dice)
 
@@ -591,7 +601,7 @@ class YatzyState(State):
         if self.phase != CHOOSE:
             return []
         actions: list[Action] = [Score(row) for row in self.playable_rows()]
-        if self.throw < self.rules.throws:
+        if self.throw < self.throws():
             actions += [Keep(k) for k in sub_multisets(self.dice) if len(k) < len(self.dice)]
         return actions
 
@@ -604,8 +614,8 @@ class YatzyState(State):
 
     def _keep(self, keep: Faces) -> YatzyState:
         playable = ", ".join(self.playable_rows())
-        if self.throw >= self.rules.throws:
-            raise IllegalAction(f"you have thrown {self.rules.throws} times; score a row "
+        if self.throw >= self.throws():
+            raise IllegalAction(f"you have thrown {self.throws()} times; score a row "
                                 f"({playable})")
         have = Counter(self.dice)
         missing = Counter(keep) - have
@@ -639,9 +649,14 @@ class YatzyState(State):
         extras = self.extras
         if extra_yatzy(rules, cells, self.dice):
             extras = tuple(n + (s == seat) for s, n in enumerate(extras))
+        saved = self.saved
+        if rules.saved_throws:
+            saved = tuple(self.throws() - self.throw if s == seat else n
+                          for s, n in enumerate(saved))
         sheet = tuple(cell if r == row else c for r, c in cells.items())
         sheets = tuple(sheet if s == seat else other for s, other in enumerate(self.sheets))
-        return replace(self, sheets=sheets, extras=extras, throw=0, dice=(), kept=None,
+        return replace(self, sheets=sheets, extras=extras, saved=saved, throw=0, dice=(),
+                       kept=None,
                        player=(seat + 1) % self.game.players,
                        last=(seat, row, self.dice, cell))
 
@@ -679,7 +694,8 @@ class YatzyState(State):
                          - len(self.open_rows(self.player)) + (phase != OVER)),
             "rounds": len(self.rules.rows),
             "throw": self.throw,
-            "throws": self.rules.throws,
+            "throws": self.throws(),
+            "saved": list(self.saved),
             "dice": list(self.dice) if self.dice else None,
             "kept": None if self.kept is None else list(self.kept),
             "title": TITLES.get(self.game.preset or "", TITLES[self.rules.sheet]),
@@ -740,7 +756,7 @@ class Yatzy(Game):
     def new_state(self) -> YatzyState:
         n = self.players
         return YatzyState(game=self, sheets=((None,) * len(self.rules.rows),) * n,
-                          extras=(0,) * n)
+                          extras=(0,) * n, saved=(0,) * n)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules)
