@@ -53,6 +53,64 @@ def written(state, seat, row):
     return state.cells(seat)[row]
 
 
+# --------------------------------------------------------------------------- every row
+
+UPPER_5 = {"ones": ((1, 1, 4, 5, 6), 2), "twos": ((2, 2, 2, 5, 6), 6),
+           "threes": ((3, 3, 3, 3, 6), 12), "fours": ((4, 1, 2, 3, 5), 4),
+           "fives": ((5, 5, 5, 5, 5), 25), "sixes": ((6, 6, 1, 2, 3), 12)}
+# One made example of every row of every rule set, with what it scores.
+EVERY_ROW = {
+    "yatzy": {**UPPER_5, "pair": ((5, 5, 6, 6, 1), 12), "two-pairs": ((1, 1, 6, 6, 6), 14),
+              "three-kind": ((2, 2, 2, 6, 6), 6), "four-kind": ((6, 6, 6, 6, 1), 24),
+              "small-straight": ((1, 2, 3, 4, 5), 15),
+              "large-straight": ((2, 3, 4, 5, 6), 20), "full-house": ((1, 1, 6, 6, 6), 20),
+              "chance": ((1, 1, 6, 6, 6), 20), "yatzy": ((1, 1, 1, 1, 1), 50)},
+    "maxi": {"ones": ((1, 1, 1, 4, 5, 6), 3), "twos": ((2, 2, 2, 2, 2, 2), 12),
+             "threes": ((3, 3, 3, 3, 6, 6), 12), "fours": ((4, 4, 4, 4, 4, 1), 20),
+             "fives": ((5, 1, 2, 3, 4, 6), 5), "sixes": ((6, 6, 6, 6, 6, 6), 36),
+             "pair": ((1, 1, 2, 2, 3, 4), 4), "two-pairs": ((1, 1, 2, 2, 3, 3), 10),
+             "three-pairs": ((1, 1, 2, 2, 3, 3), 12), "three-kind": ((6, 6, 6, 6, 1, 2), 18),
+             "four-kind": ((5, 5, 5, 5, 5, 5), 20), "five-kind": ((2, 2, 2, 2, 2, 6), 10),
+             "small-straight": ((1, 1, 2, 3, 4, 5), 15),
+             "large-straight": ((2, 3, 4, 5, 6, 1), 20),
+             "full-straight": ((6, 5, 4, 3, 2, 1), 21), "full-house": ((1, 1, 1, 2, 2, 6), 7),
+             "villa": ((6, 6, 6, 1, 1, 1), 21), "tower": ((1, 1, 1, 1, 6, 6), 16),
+             "chance": ((1, 2, 3, 4, 5, 6), 21), "yatzy": ((1, 1, 1, 1, 1, 1), 100)},
+    "yahtzee": {**UPPER_5, "three-kind": ((2, 2, 2, 6, 6), 18),
+                "four-kind": ((6, 6, 6, 6, 1), 25), "full-house": ((1, 1, 6, 6, 6), 25),
+                "small-straight": ((6, 5, 4, 3, 3), 30),
+                "large-straight": ((1, 2, 3, 4, 5), 40), "yatzy": ((3, 3, 3, 3, 3), 50),
+                "chance": ((1, 1, 6, 6, 6), 20)},
+    "tarningspoker": {**UPPER_5, "three-kind": ((4, 4, 4, 1, 1), 14),
+                      "four-kind": ((3, 3, 3, 3, 3), 15), "full-house": ((4, 4, 4, 1, 1), 25),
+                      "small-straight": ((2, 3, 4, 5, 1), 30),
+                      "large-straight": ((2, 3, 4, 5, 6), 40),
+                      "yatzy": ((6, 6, 6, 6, 6), 50), "chance": ((2, 3, 4, 5, 1), 15)},
+    "terningspoker": {"ones": ((1, 1, 4, 5, 6), -1), "twos": ((2, 2, 2, 5, 6), 0),
+                      "threes": ((3, 3, 3, 3, 6), 3), "fours": ((4, 1, 2, 3, 5), -8),
+                      "fives": ((5, 5, 5, 5, 5), 10), "sixes": ((1, 2, 3, 4, 5), -18),
+                      "pair": ((5, 5, 6, 6, 1), 12), "two-pairs": ((1, 1, 6, 6, 6), 14),
+                      "three-kind": ((2, 2, 2, 6, 6), 6),
+                      "small-straight": ((1, 2, 3, 4, 5), 15),
+                      "large-straight": ((2, 3, 4, 5, 6), 20),
+                      "full-house": ((1, 1, 6, 6, 6), 20), "four-kind": ((6, 6, 6, 6, 1), 24),
+                      "yatzy": ((1, 1, 1, 1, 1), 55), "chance": ((1, 1, 6, 6, 6), 20)},
+}
+
+
+def test_the_examples_cover_every_row_of_every_rule_set():
+    assert set(EVERY_ROW) == set(YatzyRules.PRESETS)
+    for preset, rows in EVERY_ROW.items():
+        assert tuple(rows) == YatzyRules.make(preset).rows, preset
+
+
+@pytest.mark.parametrize(("preset", "row", "dice", "points"), [
+    (preset, row, dice, points) for preset, rows in EVERY_ROW.items()
+    for row, (dice, points) in rows.items()])
+def test_every_row_of_every_rule_set(preset, row, dice, points):
+    assert score(row, dice, YatzyRules.make(preset)) == points
+
+
 # --------------------------------------------------------------------------- Scandinavian Yatzy
 
 
@@ -635,6 +693,17 @@ def test_the_terningspoker_sheet_shows_dashes_average_and_result():
     text = game.render(table.state.view(None), ["Anna", "Ben", "Cara"])
     assert "Gennemsnit" in text and "Resultat" in text and "–" in text
     assert "Poker" in text and "Lille lige" in text
+
+
+def test_a_finished_game_replays_from_its_log_to_the_same_sheets():
+    game = load("yatzy", preset="yahtzee", players=2)
+    table = Table(game, dice=SeededDice(8))
+    play_out(table, [make_bot(game, "greedy"), make_bot(game, "random")], random.Random(8))
+    replayed = Table.loads(table.dumps())
+    assert replayed.state == table.state and replayed.state.is_over()
+    names = ["Anna", "Ben"]
+    assert game.render(replayed.state.view(None), names) == \
+        game.render(table.state.view(None), names)
 
 
 # --------------------------------------------------------------------------- odds and bots
