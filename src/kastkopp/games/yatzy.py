@@ -49,8 +49,10 @@ Decisions where the seeds and the digest are silent, taken as players take them:
   The 100 bonus is paid only if the Yahtzee row holds 50.
 - Keeping all the dice would roll nothing, so it is not a throw: score a row instead.
 - Maxi Yatzy saves the throws a player does not use for the player's later turns
-  (``saved_throws``); a saved throw is spent like any other, and none are left at the end.
+  (``saved_throws``); a turn may then have more than three throws.
   Some tables pay 50 at 75 in Maxi; that is ``bonus=50 bonus_at=75``.
+- The sheet's language is the house rule ``lang`` (en, sv, da) and no preset changes it;
+  row names are read in all three languages whatever it is.
 - With two players, seat 0 plays white and seat 1 black (for the statistics of won games,
   as seed 001's site keeps them).
 
@@ -68,7 +70,7 @@ Usage::
     >>> state = state.apply("score yatzy")
     >>> state.view(None)["totals"]
     [0, 0]
-    >>> score("small-straight", (1, 2, 3, 3, 4), game.rules.make("tarningspoker"))
+    >>> score("small-straight", (1, 2, 3, 3, 4), YatzyRules.make("tarningspoker"))
     30
 """
 
@@ -483,7 +485,7 @@ class Score(Action):
 
 _KEEP_WORDS = ("keep", "hold", "spara", "behåll", "behold", "gem")
 _REROLL_WORDS = ("reroll", "roll", "slå", "kast")
-_SCORE_WORDS = ("score", "skriv", "sätt", "write", "stryk", "scratch")
+_SCORE_WORDS = ("score", "write", "skriv", "sätt")
 
 
 def parse_action(text: str, rules: YatzyRules | None = None) -> Action:
