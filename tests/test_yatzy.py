@@ -7,6 +7,8 @@ import random
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
@@ -109,6 +111,17 @@ def test_the_examples_cover_every_row_of_every_rule_set():
     for row, (dice, points) in rows.items()])
 def test_every_row_of_every_rule_set(preset, row, dice, points):
     assert score(row, dice, YatzyRules.make(preset)) == points
+
+
+@given(preset=st.sampled_from(sorted(YatzyRules.PRESETS)), data=st.data(),
+       first=st.booleans())
+def test_a_row_scores_the_same_whatever_order_the_dice_lie_in(preset, data, first):
+    rules = YatzyRules.make(preset)
+    dice = data.draw(st.lists(st.integers(1, 6), min_size=rules.dice, max_size=rules.dice))
+    shuffled = data.draw(st.permutations(dice))
+    for row in rules.rows:
+        assert score(row, tuple(dice), rules, first) == score(row, tuple(shuffled), rules, first)
+    assert score("chance", tuple(dice), rules, first) == sum(dice)
 
 
 # --------------------------------------------------------------------------- Scandinavian Yatzy
@@ -311,6 +324,13 @@ def test_yahtzee_bonus_is_100_per_extra_yahtzee_when_the_box_holds_50():
     after = state.apply("score twos")
     assert after.extras == (1, 0)
     assert after.total(0) == 50 + 10 + 100
+
+
+def test_the_yahtzee_bonus_has_its_own_line_on_the_sheet():
+    state = with_sheet(start("yahtzee"), yatzy=50).resolve((2, 2, 2, 2, 2)).apply("score twos")
+    text = state.game.render(state.view(None), ["Anna", "Ben"])
+    line = next(line for line in text.splitlines() if line.startswith("Yahtzee bonus"))
+    assert line.split()[2:] == ["100", "."]
 
 
 def test_no_yahtzee_bonus_when_the_box_holds_zero_but_the_joker_still_applies():

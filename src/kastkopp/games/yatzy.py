@@ -708,6 +708,7 @@ class YatzyState(State):
             "upper": [self.upper_sum(s) for s in range(n)],
             "bonus": [self.bonus(s) for s in range(n)],
             "extras": list(self.extras),
+            "extra_points": [n * self.rules.yatzy_bonus for n in self.extras],
             "totals": list(self.totals()),
             "bonus_rule": {"amount": self.rules.bonus, "at": self.rules.bonus_at}
             if self.rules.bonus else None,
@@ -948,7 +949,8 @@ def render_sheet(view: dict[str, Any], names: Sequence[str], lang: str | None = 
                 rows.append((label("bonus", lang), [str(b) if b else "." for b in
                                                     view["bonus"]]))
     if any(view["extras"]):
-        rows.append((label("extra", lang, sheet), [str(e) for e in view["extras"]]))
+        rows.append((label("extra", lang, sheet), [str(e) if e else "." for e in
+                                                   view["extra_points"]]))
     rows.append((label("total", lang), [str(t) for t in view["totals"]]))
     if "results" in view:
         average = f"{view['average']:.1f}".removesuffix(".0")
