@@ -191,11 +191,14 @@ class YatzyRules(Rules):
     }
 
     @property
+    def sheet_name(self) -> str:
+        """The sheet played: the Yatzy sheet with six dice is Maxi Yatzy's."""
+        return "maxi" if self.sheet == "yatzy" and self.dice == 6 else self.sheet
+
+    @property
     def rows(self) -> tuple[str, ...]:
         """The rows of this sheet, top to bottom."""
-        if self.sheet == "yatzy" and self.dice == 6:
-            return SHEETS["maxi"]
-        return SHEETS[self.sheet]
+        return SHEETS[self.sheet_name]
 
     @property
     def runs(self) -> bool:
@@ -382,6 +385,9 @@ _LABELS: dict[str, dict[str, str]] = {
 }
 # The names each sheet's own players write (seed 001 is Swedish, seed 004 Danish).
 _SHEET_LABELS: dict[tuple[str, str], dict[str, str]] = {
+    ("maxi", "en"): {"yatzy": "Maxi Yatzy"},
+    ("maxi", "sv"): {"yatzy": "Maxi Yatzy"},
+    ("maxi", "da"): {"yatzy": "Maxi Yatzy"},
     ("yahtzee", "en"): {"yatzy": "Yahtzee", "extra": "Yahtzee bonus"},
     ("yahtzee", "sv"): {"three-kind": "Triss", "full-house": "Fullt hus", "yatzy": "Femtal"},
     ("terningspoker", "en"): {"yatzy": "Poker"},
@@ -441,7 +447,7 @@ def parse_row(text: str, rules: YatzyRules | None = None) -> str:
     """
     word = _normal(text)
     if rules is not None:
-        own = {_normal(label(row, lang, rules.sheet)): row
+        own = {_normal(label(row, lang, rules.sheet_name)): row
                for lang in ("en", "sv", "da") for row in reversed(rules.rows)}
         if word in own:
             return own[word]
@@ -700,8 +706,8 @@ class YatzyState(State):
             "saved": list(self.saved),
             "dice": list(self.dice) if self.dice else None,
             "kept": None if self.kept is None else list(self.kept),
-            "title": TITLES.get(self.game.preset or "", TITLES[self.rules.sheet]),
-            "sheet": self.rules.sheet,
+            "title": TITLES.get(self.game.preset or "", TITLES[self.rules.sheet_name]),
+            "sheet": self.rules.sheet_name,
             "lang": self.rules.lang,
             "rows": list(self.rules.rows),
             "sheets": [list(s) for s in self.sheets],
@@ -775,7 +781,7 @@ class Yatzy(Game):
         if params:
             raise RuleError("the Yatzy odds table needs nothing given; choose the rule set "
                             "with --preset and --rule")
-        return [{"row": label(r, self.rules.lang, self.rules.sheet),
+        return [{"row": label(r, self.rules.lang, self.rules.sheet_name),
                  **{k: v for k, v in row_odds(r, self.rules).items() if k != "row"}}
                 for r in self.rules.rows]
 
@@ -810,7 +816,7 @@ def check_row(ruleset: str, row: str, dice: str, first_throw: bool = False,
                             f"{', '.join(rule_set.rows)})")
     points = score(key, faces, rule_set, first_throw)
     return {"ruleset": ruleset, "title": TITLES[ruleset], "row": key,
-            "label": label(key, rule_set.lang, rule_set.sheet), "dice": list(faces),
+            "label": label(key, rule_set.lang, rule_set.sheet_name), "dice": list(faces),
             "first_throw": first_throw, "made": points is not None,
             "points": points, "written": mark(points, rule_set)}
 
