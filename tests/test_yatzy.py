@@ -841,7 +841,7 @@ def test_play_terningspoker_with_two_people_and_a_bot_to_the_final_table():
 
 
 def test_simulate_shows_greedy_beating_random():
-    result = run("simulate", "yatzy", "--players", "bot:greedy,bot:random", "--games", "30",
+    result = run("simulate", "yatzy", "--players", "bot:greedy,bot:random", "--games", "12",
                  "--seed", "1", "--json")
     assert result.exit_code == 0, result.output
     greedy, rand = json.loads(result.output)["results"]

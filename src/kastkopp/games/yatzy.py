@@ -550,11 +550,12 @@ class YatzyState(State):
     def cells(self, seat: int) -> dict[str, Cell]:
         return dict(zip(self.rules.rows, self.sheets[seat], strict=True))
 
+    # every sheet starts with the six upper rows
     def upper_sum(self, seat: int) -> int:
-        return sum(c for r, c in self.cells(seat).items() if r in FACE and isinstance(c, int))
+        return sum(c for c in self.sheets[seat][:6] if isinstance(c, int))
 
     def upper_complete(self, seat: int) -> bool:
-        return all(c is not None for r, c in self.cells(seat).items() if r in FACE)
+        return None not in self.sheets[seat][:6]
 
     def bonus(self, seat: int) -> int:
         earned = self.rules.bonus_earned(self.upper_sum(seat), self.upper_complete(seat))
@@ -692,6 +693,7 @@ class YatzyState(State):
     def view(self, seat: int | None) -> dict[str, Any]:
         n = self.game.players
         phase = self.phase
+        totals = self.totals()
         view: dict[str, Any] = {
             "game": "yatzy",
             "seat": seat,
@@ -714,8 +716,8 @@ class YatzyState(State):
             "upper": [self.upper_sum(s) for s in range(n)],
             "bonus": [self.bonus(s) for s in range(n)],
             "extras": list(self.extras),
-            "extra_points": [n * self.rules.yatzy_bonus for n in self.extras],
-            "totals": list(self.totals()),
+            "extra_points": [count * self.rules.yatzy_bonus for count in self.extras],
+            "totals": list(totals),
             "bonus_rule": {"amount": self.rules.bonus, "at": self.rules.bonus_at}
             if self.rules.bonus else None,
             "last": None if self.last is None else {
@@ -727,8 +729,8 @@ class YatzyState(State):
         if phase == CHOOSE:
             view["options"] = self.options()
         if self.rules.result == "average":
-            view["average"] = sum(self.totals()) / n
-            view["results"] = list(self.results())
+            view["average"] = sum(totals) / n
+            view["results"] = [t - view["average"] for t in totals]
         if phase == OVER:
             view["outcome"] = self.outcome().to_json()
         return view
