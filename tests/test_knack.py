@@ -114,9 +114,11 @@ def test_a_pair_made_from_the_new_dice_replaces_the_kept_die():
 
 
 def test_only_a_die_you_have_can_be_kept():
-    state = load("knack", players=2).new_state().resolve((1, 2, 6)).resolve((4, 4, 1))
-    with pytest.raises(IllegalAction, match="no 5 among your dice 6 2 1"):
-        state.apply("keep 5")
+    state = load("knack", players=2).new_state().resolve((1, 2, 5)).resolve((4, 4, 1))
+    with pytest.raises(IllegalAction, match="no 6 among your dice 5 2 1"):
+        state.apply("keep 6")
+    with pytest.raises(IllegalAction, match=r"keep one of your dice 5 2 1 \('keep 5'\) or pick"):
+        state.apply("knock")
 
 
 def test_three_of_a_kind_on_the_first_throw_wins_at_once():

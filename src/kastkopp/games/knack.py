@@ -433,10 +433,12 @@ class KnackState(State):
     def _why_not(self, seat: int, action: Action, legal: list[Action]) -> str:
         """A player's reason why ``action`` is not legal, naming what is."""
         if self.phase == KEEP:
+            dice = " ".join(map(str, self.dice[seat]))
             if isinstance(action, Keep):
-                return (f"there is no {action.face} among your dice "
-                        f"{' '.join(map(str, self.dice[seat]))}; keep one of them or reroll")
-            return "first keep one die ('keep 6') or pick all three up ('reroll')"
+                return f"there is no {action.face} among your dice {dice}; keep one of them " \
+                       "or reroll"
+            return (f"first keep one of your dice {dice} ('keep {self.dice[seat][0]}') or pick "
+                    "all three up ('reroll')")
         if self.phase == BET:
             top = self.raise_cap(seat)
             if isinstance(action, Raise):
