@@ -352,6 +352,33 @@ def test_the_higher_pair_wins_the_race_six_times_in_eleven():
     assert sum(equities(((), (3,), (2, 2)))) == pytest.approx(1)
 
 
+def sampled_race(positions, rng: random.Random) -> list[float]:
+    """Throw until someone makes a triple, playing as the rules say; the pot shares."""
+    kept = [tuple(p) for p in positions]
+    while True:
+        dice = [tuple(sorted(k + tuple(rng.randint(1, 6) for _ in range(3 - len(k))),
+                             reverse=True)) for k in kept]
+        triples = [d[0] if len(set(d)) == 1 else 0 for d in dice]
+        if max(triples):
+            best = [t == max(triples) for t in triples]
+            return [b / sum(best) for b in best]
+        for i, d in enumerate(dice):
+            pairs = [f for f in d if d.count(f) == 2]
+            kept[i] = (pairs[0], pairs[0]) if pairs else (d[0],)
+
+
+def test_race_shares_agree_with_races_played_out():
+    positions = ((), (3,), (2, 2))
+    rng = random.Random(5)
+    n = 6000
+    totals = [0.0, 0.0, 0.0]
+    for _ in range(n):
+        for i, share in enumerate(sampled_race(positions, rng)):
+            totals[i] += share
+    for exact, total in zip(equities(positions), totals, strict=True):
+        assert total / n == pytest.approx(exact, abs=0.025)
+
+
 def test_odds_take_no_settings():
     with pytest.raises(RuleError, match="no settings"):
         load("knack").odds(linka="6,3")
