@@ -201,5 +201,10 @@ def test_no_sequence_of_bets_breaks_the_ledger(ops, stacks):
     ranking = [(s,) for s in random.Random(len(ops)).sample(range(3), 3)]
     settled = ledger.settle(ranking)
     assert settled.pot == 0 and sum(settled.balances()) == 0
+    paid = [ledger.paid_in(s) for s in range(3)]
     for seat in range(3):
         assert settled.purse(seat) >= 0
+        # the layers: from each player one wins at most what one put in oneself
+        received = -sum(m.amount for m in settled.movements[len(ledger.movements):]
+                        if m.seat == seat)
+        assert received <= sum(min(p, paid[seat]) for p in paid)
