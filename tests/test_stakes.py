@@ -204,7 +204,9 @@ def test_no_sequence_of_bets_breaks_the_ledger(ops, stacks):
     paid = [ledger.paid_in(s) for s in range(3)]
     for seat in range(3):
         assert settled.purse(seat) >= 0
-        # the layers: from each player one wins at most what one put in oneself
+        # the layers: one wins from each player at most what one put in oneself, except
+        # from a player who folded, who forfeits everything he paid
         received = -sum(m.amount for m in settled.movements[len(ledger.movements):]
                         if m.seat == seat)
-        assert received <= sum(min(p, paid[seat]) for p in paid)
+        assert received <= sum(p if other in ledger.folded else min(p, paid[seat])
+                               for other, p in enumerate(paid))
