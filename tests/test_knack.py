@@ -114,9 +114,11 @@ def test_a_pair_made_from_the_new_dice_replaces_the_kept_die():
 
 
 def test_only_a_die_you_have_can_be_kept():
-    state = load("knack", players=2).new_state().resolve((1, 2, 6)).resolve((4, 4, 1))
-    with pytest.raises(IllegalAction, match="no 5 among your dice 6 2 1"):
-        state.apply("keep 5")
+    state = load("knack", players=2).new_state().resolve((1, 2, 5)).resolve((4, 4, 1))
+    with pytest.raises(IllegalAction, match="no 6 among your dice 5 2 1"):
+        state.apply("keep 6")
+    with pytest.raises(IllegalAction, match=r"keep one of your dice 5 2 1 \('keep 5'\) or pick"):
+        state.apply("knock")
 
 
 def test_three_of_a_kind_on_the_first_throw_wins_at_once():
@@ -234,7 +236,7 @@ def test_nobody_pays_more_than_his_purse():
         state.apply("raise 4")
 
 
-def short_rejd(all_in: bool) -> KnackState:
+def short_rejd(all_in: str) -> KnackState:
     """Vikos brings 20, Rejd 4. Vikos, worst placed, raises 2 and then 6; Rejd has 1 left."""
     game = load("knack", players=2, ante=1, purses="20,4", all_in=all_in)
     state = game.new_state().resolve((2, 2, 1)).resolve((6, 6, 1))
@@ -244,7 +246,7 @@ def short_rejd(all_in: bool) -> KnackState:
 
 
 def test_a_player_who_cannot_call_may_only_fold_without_all_in():
-    state = short_rejd(all_in=False)
+    state = short_rejd(all_in="no")
     assert [str(a) for a in state.legal_actions()] == ["fold"]
     with pytest.raises(IllegalAction, match="calling costs 6 and you have 1; fold"):
         state.apply("call")
@@ -253,7 +255,7 @@ def test_a_player_who_cannot_call_may_only_fold_without_all_in():
 
 
 def test_all_in_wins_from_each_player_only_what_was_put_in():
-    state = short_rejd(all_in=True)
+    state = short_rejd(all_in="yes")
     assert [str(a) for a in state.legal_actions()] == ["all-in", "fold"]
     state = state.apply("all-in")
     assert state.ledger.pot == 13 and state.ledger.all_in(REJD)
@@ -264,6 +266,33 @@ def test_all_in_wins_from_each_player_only_what_was_put_in():
     # Rejd wins the 8 he matched; the 5 of the raise that he could not match go back
     assert state.ledger.balances() == (-4, 4)
     assert [m.kind for m in state.ledger.movements[-2:]] == ["win", "return"]
+
+
+def test_asked_at_the_table_the_others_accept_the_all_in():
+    state = short_rejd(all_in="ask").apply("all-in")
+    assert state.phase == "agree" and state.to_move() == VIKOS
+    assert state.ledger.pot == 12  # nothing is paid until it is agreed
+    with pytest.raises(IllegalAction, match="asks to go all-in for 1: accept or refuse"):
+        state.apply("call")
+    state = state.apply("accept")
+    assert state.ledger.all_in(REJD) and state.ledger.pot == 13 and state.chance() is not None
+
+
+def test_a_refused_all_in_leaves_the_short_player_to_fold():
+    state = short_rejd(all_in="ask").apply("all-in").apply("refuse")
+    assert REJD in state.ledger.folded and state.winners == (VIKOS,)
+    assert state.ledger.balances() == (3, -3)
+
+
+def test_all_in_needs_every_other_player_in_the_pot_to_accept():
+    game = load("knack", players=3, ante=1, purses="20,20,3", all_in="ask")
+    state = game.new_state().resolve((2, 2, 1)).resolve((6, 6, 1)).resolve((5, 5, 1))
+    state = state.apply("raise 3").apply("call").apply("all-in")
+    assert state.to_move() == 0
+    state = state.apply("accept")
+    assert state.to_move() == 1 and not state.ledger.all_in(2)
+    state = state.apply("accept")
+    assert state.ledger.all_in(2) and state.chance() is not None
 
 
 def test_purses_must_each_cover_the_ante():
@@ -348,6 +377,33 @@ def test_the_higher_pair_wins_the_race_six_times_in_eleven():
     high, low = equities(((6, 6), (5, 5)))
     assert high == pytest.approx(6 / 11) and low == pytest.approx(5 / 11)
     assert sum(equities(((), (3,), (2, 2)))) == pytest.approx(1)
+
+
+def sampled_race(positions, rng: random.Random) -> list[float]:
+    """Throw until someone makes a triple, playing as the rules say; the pot shares."""
+    kept = [tuple(p) for p in positions]
+    while True:
+        dice = [tuple(sorted(k + tuple(rng.randint(1, 6) for _ in range(3 - len(k))),
+                             reverse=True)) for k in kept]
+        triples = [d[0] if len(set(d)) == 1 else 0 for d in dice]
+        if max(triples):
+            best = [t == max(triples) for t in triples]
+            return [b / sum(best) for b in best]
+        for i, d in enumerate(dice):
+            pairs = [f for f in d if d.count(f) == 2]
+            kept[i] = (pairs[0], pairs[0]) if pairs else (d[0],)
+
+
+def test_race_shares_agree_with_races_played_out():
+    positions = ((), (3,), (2, 2))
+    rng = random.Random(5)
+    n = 6000
+    totals = [0.0, 0.0, 0.0]
+    for _ in range(n):
+        for i, share in enumerate(sampled_race(positions, rng)):
+            totals[i] += share
+    for exact, total in zip(equities(positions), totals, strict=True):
+        assert total / n == pytest.approx(exact, abs=0.025)
 
 
 def test_odds_take_no_settings():

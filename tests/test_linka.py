@@ -209,7 +209,7 @@ def test_a_folded_player_cannot_act_and_does_not_show():
 def test_all_in_pays_the_pot_in_layers():
     # Rejd brings only 3; he has the linka dice exactly, Vikos both, Cara nothing
     t = table(["Vikos", "Rejd", "Cara"], [(5, 4), (5,), (1,), (4,), (4,), (1,), (1,)],
-              ante=1, purses="30,3,30", all_in=True)
+              ante=1, purses="30,3,30", all_in="yes")
     t.act(1, "check")
     t.act(2, "raise 3")
     t.act(0, "call")
@@ -219,6 +219,21 @@ def test_all_in_pays_the_pot_in_layers():
     assert state.is_over()
     # Rejd wins 3 from each (9); the 2 he could not match go to Vikos, the better of the rest
     assert state.ledger.balances() == (-2, 6, -4)
+
+
+def test_one_refusal_and_the_short_player_folds():
+    t = table(["Vikos", "Rejd", "Cara"], [(5, 4), (5,), (1,), (4,), (4,), (1,), (1,)],
+              ante=1, purses="30,3,30", all_in="ask")
+    for seat, text in [(1, "check"), (2, "raise 3"), (0, "call"), (1, "all-in")]:
+        t.act(seat, text)
+    assert t.state.phase == "agree" and t.state.to_move() == 2
+    assert "Rejd asks to go all-in: Cara, accept or refuse" in t.game.render(
+        t.state.view(2), t.seats)
+    t.act(2, "accept")
+    t.act(0, "refuse")
+    state = t.state
+    assert 1 in state.ledger.folded and state.is_over()
+    assert state.ledger.balances() == (5, -1, -4)  # Vikos's both beat Cara's nothing
 
 
 def test_no_player_pays_more_than_his_purse():

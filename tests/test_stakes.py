@@ -201,5 +201,12 @@ def test_no_sequence_of_bets_breaks_the_ledger(ops, stacks):
     ranking = [(s,) for s in random.Random(len(ops)).sample(range(3), 3)]
     settled = ledger.settle(ranking)
     assert settled.pot == 0 and sum(settled.balances()) == 0
+    paid = [ledger.paid_in(s) for s in range(3)]
     for seat in range(3):
         assert settled.purse(seat) >= 0
+        # the layers: one wins from each player at most what one put in oneself, except
+        # from a player who folded, who forfeits everything he paid
+        received = -sum(m.amount for m in settled.movements[len(ledger.movements):]
+                        if m.seat == seat)
+        assert received <= sum(p if other in ledger.folded else min(p, paid[seat])
+                               for other, p in enumerate(paid))

@@ -47,7 +47,9 @@ class PotRules(Rules):
                       min=1, max=MAX_PURSE)
     purses: str = rule("", "each player's purse in seat order, e.g. 40,10 (repeated for more "
                        "players; replaces purse)")
-    all_in: bool = rule(False, "a player short of money may go all-in (agreed before play)")
+    all_in: str = rule("no", "may a player short of money go all-in? no; ask: the others in "
+                       "the pot agree or refuse at the table; yes: agreed before play",
+                       choices=("no", "ask", "yes"))
 
     def check(self) -> None:
         for amount in self.purse_list():
@@ -341,6 +343,22 @@ class AllIn(Action):
         return "all-in"
 
 
+@dataclass(frozen=True)
+class Accept(Action):
+    """Agree to what another player asks (an all-in, Knack's double knock): palm up."""
+
+    def __str__(self) -> str:
+        return "accept"
+
+
+@dataclass(frozen=True)
+class Refuse(Action):
+    """Say no to what another player asks: the back of the hand up."""
+
+    def __str__(self) -> str:
+        return "refuse"
+
+
 _BET_WORDS: dict[str, Action] = {}
 for _word in ("call", "syna", "se", "see", "match"):
     _BET_WORDS[_word] = Call()
@@ -350,13 +368,18 @@ for _word in ("fold", "lägg", "lägg-dig", "læg", "drop", "ut"):
     _BET_WORDS[_word] = Fold()
 for _word in ("all-in", "allin"):
     _BET_WORDS[_word] = AllIn()
+for _word in ("accept", "agree", "ja", "yes", "godkänn"):
+    _BET_WORDS[_word] = Accept()
+for _word in ("refuse", "nej", "no", "neka"):
+    _BET_WORDS[_word] = Refuse()
 _RAISE_WORDS = ("raise", "höj", "hæv", "hoj")
 
 
 def parse_bet(words: Sequence[str]) -> Action | None:
     """Read a betting action from lower-case words, or ``None`` if it is not one.
 
-    ``raise 3`` (``höj 3``), ``call`` (``syna``), ``check``, ``fold`` (``lägg``), ``all-in``.
+    ``raise 3`` (``höj 3``), ``call`` (``syna``), ``check``, ``fold`` (``lägg``), ``all-in``,
+    and the answers to a request, ``accept`` (``ja``) and ``refuse`` (``nej``).
     """
     if len(words) == 1 and words[0] in _BET_WORDS:
         return _BET_WORDS[words[0]]

@@ -11,8 +11,9 @@ The rules, in the order seed 000 tells them:
    and a lower kept die is worse), else the lowest pair — chooses: ``knock`` (no raise, the
    next throw follows at once) or ``raise N``, at most the current pot. The others ``call``
    or ``fold``; folding forfeits what they have paid in. Only the worst-placed player raises.
-5. A player short of money may go ``all-in`` if the others agree (``all_in``, agreed before
-   play); otherwise nobody pays more than they have (``purse``).
+5. A player short of money may go ``all-in`` if the others agree (house rule ``all_in``:
+   ``ask`` them at the table, each answers ``accept`` or ``refuse``; or ``yes``, agreed
+   before play); otherwise nobody pays more than they have (``purse``).
 6. The double knock (``double_knock``): a player who has just lost the pot may ask
    (``double``) to win back his share, the pot divided by the number of players. The winner
    ``accept``\\s or ``refuse``\\s. Accepted, the loser throws three dice: a sum of 12 or more
@@ -31,6 +32,7 @@ Decisions where the seed is silent, as players decide them:
   it up. Both players must be able to pay the share from their purse. The share is rounded
   down to whole koppar.
 - A pair must stay on the table. Keeping decisions are made in seat order, in the open.
+- A refused all-in leaves the short player nothing but to fold, so he folds.
 - With all-in, the pot is paid out in layers: a player who went all-in for less wins from
   each other player at most what he put in himself, and what nobody matched goes back.
 
@@ -69,7 +71,17 @@ from kastkopp.engine import (
     register,
     rule,
 )
-from kastkopp.stakes import AllIn, Call, Fold, Ledger, PotRules, Raise, parse_bet
+from kastkopp.stakes import (
+    Accept,
+    AllIn,
+    Call,
+    Fold,
+    Ledger,
+    PotRules,
+    Raise,
+    Refuse,
+    parse_bet,
+)
 
 DOUBLE_KNOCK_SUM = 12
 
@@ -228,11 +240,11 @@ class KnackRules(PotRules):
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "knack": {},
-        "short": {"purses": "12,5,30", "all_in": True},
+        "short": {"purses": "12,5,30", "all_in": "ask"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
         "knack": "seed 000's Knack: ante 1, raises up to the pot, double knock",
-        "short": "uneven purses (12, 5, 30 koppar), all-in allowed",
+        "short": "uneven purses (12, 5, 30 koppar), all-in if the others agree",
     }
 
 
@@ -281,22 +293,6 @@ class Pass(Action):
         return "pass"
 
 
-@dataclass(frozen=True)
-class Accept(Action):
-    """The winner lets the loser try the double knock (palm up)."""
-
-    def __str__(self) -> str:
-        return "accept"
-
-
-@dataclass(frozen=True)
-class Refuse(Action):
-    """The winner says no (back of the hand up)."""
-
-    def __str__(self) -> str:
-        return "refuse"
-
-
 _WORDS: dict[str, Action] = {}
 for _word in ("reroll", "rulla", "slå", "om", "alla"):
     _WORDS[_word] = Reroll()
@@ -306,10 +302,6 @@ for _word in ("double", "dubbelknack", "dobbeltbank", "dubbel"):
     _WORDS[_word] = DoubleKnock()
 for _word in ("pass", "passa", "nej-tack"):
     _WORDS[_word] = Pass()
-for _word in ("accept", "ja", "yes", "godkänn"):
-    _WORDS[_word] = Accept()
-for _word in ("refuse", "nej", "no", "neka"):
-    _WORDS[_word] = Refuse()
 _KEEP_WORDS = ("keep", "spara", "behold", "behåll")
 
 
@@ -334,8 +326,8 @@ def parse_action(text: str) -> Action:
 
 # --------------------------------------------------------------------------- state
 
-ROLL, KEEP, BET, RESPOND, DOUBLE, ANSWER, DOUBLE_ROLL, OVER = (
-    "roll", "keep", "bet", "respond", "double", "answer", "double roll", "over")
+ROLL, KEEP, BET, RESPOND, AGREE, DOUBLE, ANSWER, DOUBLE_ROLL, OVER = (
+    "roll", "keep", "bet", "respond", "agree", "double", "answer", "double roll", "over")
 
 
 @dataclass(frozen=True)
@@ -351,7 +343,8 @@ class KnackState(State):
     winners: tuple[int, ...] = ()
     won: int = 0  # the pot that was won
     share: int = 0  # what a double knock is about
-    asker: int | None = None  # the loser whose double knock is being answered or rolled
+    asker: int | None = None  # who asked to go all-in, or for a double knock
+    resume: tuple[int, ...] = ()  # who still answers the raise once an all-in is agreed
     history: tuple[tuple[int | None, str], ...] = ()
 
     @property
@@ -375,7 +368,7 @@ class KnackState(State):
         return "has folded and is out of this pot" if seat in self.ledger.folded else None
 
     def to_move(self) -> int | None:
-        if self.phase in (KEEP, RESPOND, DOUBLE):
+        if self.phase in (KEEP, RESPOND, AGREE, DOUBLE):
             return self.queue[0]
         if self.phase == BET:
             return self.worst
@@ -408,12 +401,12 @@ class KnackState(State):
             actions: list[Action] = []
             if self.ledger.can_pay(seat, owed):
                 actions.append(Call())
-            elif self.rules.all_in:
+            elif self.rules.all_in != "no":
                 actions.append(AllIn())
             return [*actions, Fold()]
         if self.phase == DOUBLE:
             return [DoubleKnock(), Pass()]
-        if self.phase == ANSWER:
+        if self.phase in (AGREE, ANSWER):
             return [Accept(), Refuse()]
         return []
 
@@ -433,10 +426,12 @@ class KnackState(State):
     def _why_not(self, seat: int, action: Action, legal: list[Action]) -> str:
         """A player's reason why ``action`` is not legal, naming what is."""
         if self.phase == KEEP:
+            dice = " ".join(map(str, self.dice[seat]))
             if isinstance(action, Keep):
-                return (f"there is no {action.face} among your dice "
-                        f"{' '.join(map(str, self.dice[seat]))}; keep one of them or reroll")
-            return "first keep one die ('keep 6') or pick all three up ('reroll')"
+                return f"there is no {action.face} among your dice {dice}; keep one of them " \
+                       "or reroll"
+            return (f"first keep one of your dice {dice} ('keep {self.dice[seat][0]}') or pick "
+                    "all three up ('reroll')")
         if self.phase == BET:
             top = self.raise_cap(seat)
             if isinstance(action, Raise):
@@ -458,6 +453,9 @@ class KnackState(State):
             if isinstance(action, Call):
                 return f"calling costs {owed} and you have {self.ledger.purse(seat)}; {options}"
             return f"the worst-placed player raised {owed}: {options}"
+        if self.phase == AGREE:
+            return (f"a player short of money asks to go all-in for "
+                    f"{self.ledger.purse(self.asker or 0)}: accept or refuse")
         if self.phase == DOUBLE:
             return (f"the pot is won; ask for a double knock ('double') to win back "
                     f"{self.share}, or 'pass'")
@@ -522,6 +520,12 @@ class KnackState(State):
             if not others:
                 return state._next_throw()
             return replace(state, phase=RESPOND, queue=self.after(seat, others))
+        if isinstance(action, AllIn) and self.rules.all_in == "ask":
+            others = [s for s in self.active() if s != seat]
+            return replace(self, phase=AGREE, asker=seat, queue=self.after(seat, others),
+                           resume=self.queue[1:], history=said)
+        if self.phase == AGREE:
+            return self._all_in_answered(seat, action, said)
         if isinstance(action, (Call, AllIn, Fold)):
             if isinstance(action, Call):
                 ledger = self.ledger.call(seat)
@@ -544,6 +548,23 @@ class KnackState(State):
         if isinstance(action, Refuse):
             return replace(self, phase=DOUBLE, asker=None, history=said)._doubles_done()
         raise IllegalAction(f"'{action}' is not a Knack action")  # pragma: no cover
+
+    def _all_in_answered(self, seat: int, action: Action,
+                         said: tuple[tuple[int | None, str], ...]) -> KnackState:
+        """Everyone accepts: the short player goes all-in. One refusal: he folds."""
+        assert self.asker is not None
+        if isinstance(action, Accept) and self.queue[1:]:
+            return replace(self, queue=self.queue[1:], history=said)
+        if isinstance(action, Accept):
+            ledger = self.ledger.go_all_in(self.asker)
+        else:
+            ledger = self.ledger.fold(self.asker)
+            said = (*said, (self.asker, "fold"))
+        state = replace(self, ledger=ledger, phase=RESPOND, queue=self.resume, resume=(),
+                        asker=None, history=said)
+        if len(state.active()) == 1:
+            return state._win((state.active()[0],))
+        return state._next_throw() if not state.queue else state
 
     def _win(self, winners: tuple[int, ...]) -> KnackState:
         """The pot goes to ``winners``; then the losers may double-knock."""
@@ -606,6 +627,7 @@ class KnackState(State):
             "winners": list(self.winners),
             "won": self.won,
             "share": self.share,
+            "asker": self.asker,
             "movements": [m.to_json() for m in self.ledger.movements],
             "history": [{"seat": s, "action": a} for s, a in self.history],
         }
@@ -706,6 +728,9 @@ class Knack(Game):
                          f"{view['max_raise']}")
         elif view["phase"] == RESPOND and mover is not None:
             lines.append(f"{names[mover]}: call {view['to_call']} or fold")
+        elif view["phase"] == AGREE and mover is not None:
+            lines.append(f"{names[view['asker']]} asks to go all-in: {names[mover]}, accept "
+                         "or refuse")
         elif view["phase"] == DOUBLE and mover is not None:
             lines.append(f"{names[mover]} may double-knock for {view['share']}")
         if "outcome" in view:

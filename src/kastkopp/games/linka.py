@@ -25,7 +25,9 @@ Decisions where the seed is silent, as players decide them:
 - A linka double (A = B) is made "both" only by two of x, y, x + y showing it, which only
   the exact pair can do.
 - Folded players do not show their hidden die. A player alone in the pot wins it unseen.
-- With all-in (``all_in``, for uneven ``purses``) the pot is paid out in layers, each to the
+- A player short of money may go all-in if the others agree (house rule ``all_in``: ``ask``
+  them at the table, each answers ``accept`` or ``refuse``, and a refusal leaves him to
+  fold; or ``yes``, agreed before play). The pot is then paid out in layers, each to the
   best hand among those who paid into it; replays settle who is best among equals.
 
 Usage::
@@ -63,7 +65,18 @@ from kastkopp.engine import (
     ranking_by,
     register,
 )
-from kastkopp.stakes import AllIn, Call, Check, Fold, Ledger, PotRules, Raise, parse_bet
+from kastkopp.stakes import (
+    Accept,
+    AllIn,
+    Call,
+    Check,
+    Fold,
+    Ledger,
+    PotRules,
+    Raise,
+    Refuse,
+    parse_bet,
+)
 
 # --------------------------------------------------------------------------- hands
 
@@ -156,28 +169,28 @@ def equity(linka: Faces, mine: Faces, others_open: Sequence[int]) -> float:
 class LinkaRules(PotRules):
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "linka": {},
-        "short": {"purses": "12,5,30", "all_in": True},
+        "short": {"purses": "12,5,30", "all_in": "ask"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
         "linka": "seed 000's Linka: one raise each, at most the pot",
-        "short": "uneven purses (12, 5, 30 koppar), all-in allowed",
+        "short": "uneven purses (12, 5, 30 koppar), all-in if the others agree",
     }
 
 
 def parse_action(text: str) -> Action:
-    """Read ``raise 4``, ``call``, ``check``, ``fold`` or ``all-in``."""
+    """Read ``raise 4``, ``call``, ``check``, ``fold``, ``all-in``, ``accept`` or ``refuse``."""
     words = text.strip().lower().split()
     bet = parse_bet(words)
     if bet is None:
         raise IllegalAction(f"cannot read '{text.strip()}': say 'raise 4', 'call', 'check', "
-                            "'fold' or 'all-in'")
+                            "'fold' or 'all-in' (or 'accept' or 'refuse' an all-in)")
     return bet
 
 
 # --------------------------------------------------------------------------- state
 
-LINKA, OPEN, HIDDEN, BET, REPLAY_LINKA, REPLAY_DICE, OVER = (
-    "linka", "open", "hidden", "bet", "replay linka", "replay dice", "over")
+LINKA, OPEN, HIDDEN, BET, AGREE, REPLAY_LINKA, REPLAY_DICE, OVER = (
+    "linka", "open", "hidden", "bet", "agree", "replay linka", "replay dice", "over")
 
 Deal = tuple[Faces, tuple[tuple[int, Faces], ...]]  # linka dice, (seat, own dice) shown
 
@@ -196,6 +209,8 @@ class LinkaState(State):
     standing: tuple[tuple[int, ...], ...] = ()  # the ranking so far, best group first
     deals: tuple[Deal, ...] = ()  # finished deals, as shown at the table
     won: int = 0  # the pot, once it is won
+    asker: int | None = None  # who asks to go all-in
+    resume: tuple[int, ...] = ()  # who still has to bet once the all-in is answered
     history: tuple[tuple[int, str], ...] = ()
 
     @property
@@ -215,7 +230,7 @@ class LinkaState(State):
         return "has folded and is out of this pot" if seat in self.ledger.folded else None
 
     def to_move(self) -> int | None:
-        return self.queue[0] if self.phase == BET else None
+        return self.queue[0] if self.phase in (BET, AGREE) else None
 
     def chance(self) -> Chance | None:
         if self.phase in (LINKA, REPLAY_LINKA):
@@ -243,13 +258,15 @@ class LinkaState(State):
         seat = self.to_move()
         if seat is None:
             return []
+        if self.phase == AGREE:
+            return [Accept(), Refuse()]
         owed = self.ledger.to_call(seat)
         actions: list[Action] = []
         if owed == 0:
             actions.append(Check())
         elif self.ledger.can_pay(seat, owed):
             actions.append(Call())
-        elif self.rules.all_in:
+        elif self.rules.all_in != "no":
             actions.append(AllIn())
         actions.extend(Raise(n) for n in range(1, self.raise_cap(seat) + 1))
         actions.append(Fold())
@@ -261,6 +278,12 @@ class LinkaState(State):
         if action not in self.legal_actions():
             raise IllegalAction(self._why_not(seat, action))
         said = (*self.history, (seat, str(action)))
+        if self.phase == AGREE:
+            return self._all_in_answered(action, said)
+        if isinstance(action, AllIn) and self.rules.all_in == "ask":
+            others = [s for s in self.active() if s != seat]
+            return replace(self, phase=AGREE, asker=seat, queue=self.order(others, after=seat),
+                           resume=self.queue[1:], history=said)
         if isinstance(action, Raise):
             ledger = self.ledger.raise_bet(seat, action.amount)
             answer = [s for s in self.active() if s != seat and not ledger.all_in(s)]
@@ -281,13 +304,32 @@ class LinkaState(State):
             state = replace(self, queue=self.queue[1:], history=said)
         return state if state.queue else state._showdown()
 
+    def _all_in_answered(self, action: Action, said: tuple[tuple[int, str], ...]) -> LinkaState:
+        """Everyone accepts: the short player goes all-in. One refusal: he folds."""
+        assert self.asker is not None
+        if isinstance(action, Accept) and self.queue[1:]:
+            return replace(self, queue=self.queue[1:], history=said)
+        if isinstance(action, Accept):
+            ledger = self.ledger.go_all_in(self.asker)
+        else:
+            ledger = self.ledger.fold(self.asker)
+            said = (*said, (self.asker, "fold"))
+        state = replace(self, ledger=ledger, phase=BET, queue=self.resume, resume=(),
+                        asker=None, history=said)
+        if len(state.active()) == 1:
+            return state._finish(((state.active()[0],),))
+        return state if state.queue else state._showdown()
+
     def _why_not(self, seat: int, action: Action) -> str:
         """A player's reason why ``action`` is not legal now, naming what is."""
+        if self.phase == AGREE:
+            return (f"a player short of money asks to go all-in for "
+                    f"{self.ledger.purse(self.asker or 0)}: accept or refuse")
         owed = self.ledger.to_call(seat)
         cap = self.raise_cap(seat)
         answer = f"call {owed}" if owed else "check"
         if owed and not self.ledger.can_pay(seat, owed):
-            answer = "go all-in" if self.rules.all_in else ""
+            answer = "go all-in" if self.rules.all_in != "no" else ""
         options = ", ".join(p for p in (answer, f"raise 1 to {cap}" if cap else "") if p)
         options = f"{options} or fold" if options else "fold"
         if isinstance(action, Raise):
@@ -304,7 +346,7 @@ class LinkaState(State):
         if isinstance(action, Check):
             return f"you owe {owed}; {options}"
         if isinstance(action, AllIn):
-            if not self.rules.all_in:
+            if self.rules.all_in == "no":
                 return f"this table does not allow all-in; {options}"
             return f"all-in is for a player who cannot pay the call; {options}"
         return f"'{action}' is not a Linka action now; {options}"
@@ -398,6 +440,7 @@ class LinkaState(State):
         }
         if seat is not None and len(self.own[seat]) == 2 and self.linka:
             view["your_hand"] = hand(self.linka, self.own[seat]).name
+        view["asker"] = self.asker
         if mover is not None:
             view["to_call"] = self.ledger.to_call(mover)
             view["max_raise"] = self.raise_cap(mover)
@@ -446,7 +489,7 @@ class Linka(Game):
 
     def all_actions(self) -> list[Action]:
         raises = (Raise(n) for n in range(1, self.rules.largest_purse + 1))
-        return [Check(), Call(), AllIn(), *raises, Fold()]
+        return [Check(), Call(), AllIn(), *raises, Fold(), Accept(), Refuse()]
 
     def odds(self, **params: str) -> list[dict[str, Any]]:
         """The chance of each hand: ``linka=6,3`` (and ``open=2``), or for every linka roll.
@@ -514,7 +557,10 @@ class Linka(Game):
         if "your_hand" in view:
             lines.append(f"Your hand: {view['your_hand']}")
         mover = view["to_move"]
-        if mover is not None:
+        if view["phase"] == AGREE and mover is not None:
+            lines.append(f"{names[view['asker']]} asks to go all-in: {names[mover]}, accept "
+                         "or refuse")
+        elif mover is not None:
             owed = view["to_call"]
             answer = f"call {owed}" if owed else "check"
             raise_text = f", raise up to {view['max_raise']}" if view["max_raise"] else ""

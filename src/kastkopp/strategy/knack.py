@@ -8,7 +8,9 @@ expected value:
   players in the pot exceeds one), else knocks;
 - facing a raise, it calls when its share of the pot after calling is worth the call;
 - it never double-knocks (a 0.375 chance of winning back what a 0.625 chance pays again)
-  and always accepts one.
+  and always accepts one;
+- asked to let a short player go all-in, it refuses: he then folds, leaving his money in
+  the pot and one rival fewer.
 """
 
 from __future__ import annotations
@@ -19,17 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kastkopp.engine import Action, Game, Player
-from kastkopp.games.knack import (
-    Accept,
-    DoubleKnock,
-    Keep,
-    Knock,
-    Pass,
-    Refuse,
-    double_knock_chance,
-    equities,
-)
-from kastkopp.stakes import AllIn, Call, Fold, Raise
+from kastkopp.games.knack import DoubleKnock, Keep, Knock, Pass, double_knock_chance, equities
+from kastkopp.stakes import Accept, AllIn, Call, Fold, Raise, Refuse
 from kastkopp.strategy import register_bot
 
 
@@ -52,6 +45,8 @@ class StrongKnackBot(Player):
         if phase == "double":
             gain = 2 * float(double_knock_chance()) - 1
             return DoubleKnock() if gain > 0 else Pass()
+        if phase == "agree":
+            return Refuse()
         if phase == "answer":
             gain = 1 - 2 * float(double_knock_chance())
             return Accept() if gain > 0 else Refuse()

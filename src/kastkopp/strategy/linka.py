@@ -5,7 +5,9 @@ as even chances) and bets by expected value:
 - with a share of the pot larger than an even split by ``margin``, it raises the most it
   may (a raise that is called gains raise × (share × players − 1));
 - facing a bet, it calls when its share of the pot after the call is worth the call, and
-  otherwise folds; short of money it goes all-in by the same reckoning.
+  otherwise folds; short of money it goes all-in by the same reckoning;
+- asked to let a short player go all-in, it refuses: he then folds, leaving his money in
+  the pot and one rival fewer.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 from kastkopp.engine import Action, Game, Player
 from kastkopp.games.linka import equity
-from kastkopp.stakes import AllIn, Call, Check, Fold, Raise
+from kastkopp.stakes import AllIn, Call, Check, Fold, Raise, Refuse
 from kastkopp.strategy import register_bot
 
 
@@ -27,6 +29,8 @@ class StrongLinkaBot(Player):
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
+        if view["phase"] == "agree":
+            return Refuse()
         seat = view["seat"]
         others = [s for s in range(len(view["dice"])) if s != seat and s not in view["folded"]]
         mine = tuple(view["dice"][seat])
