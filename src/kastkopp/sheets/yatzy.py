@@ -28,7 +28,7 @@ only for rows entered with their dice, since points alone do not show a Yahtzee.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import ClassVar
 
@@ -178,10 +178,10 @@ class YatzySheet(SheetKind):
             written_by[entry.player, entry.row] = index
             extras[entry.player] += extra
 
-        game = Yatzy(rules=rules, players=len(players))
-        state = YatzyState(game=game, sheets=tuple(tuple(cells[p.id].values())
-                                                   for p in players),
-                           extras=tuple(extras[p.id] for p in players))
+        # the game's own state, holding the cells as entered, adds up the totals
+        state = replace(Yatzy(rules=rules, players=len(players)).new_state(),
+                        sheets=tuple(tuple(cells[p.id].values()) for p in players),
+                        extras=tuple(extras[p.id] for p in players))
         finished = all(c is not None for p in players for c in cells[p.id].values())
         return Derivation(count_name="total", grid=self._grid(sheet, state, cells, pending),
                           standings=self._standings(sheet, state), finished=finished,
