@@ -221,3 +221,12 @@ def test_a_knack_sheet_through_the_command_line(tmp_path):
     players = shown(path)["players"]
     assert [(p["name"], p["place"], p["balance"]) for p in players] == [
         ("Anna", 3, -3), ("Ben", 2, 1), ("Cara", 1, 2)]
+
+
+def test_names_with_spaces_and_brackets_are_kept_as_typed(tmp_path):
+    path = tmp_path / "s.sheet"
+    ok("new", "liars_dice", "--players", "Anna Lisa,[Ben]", path)
+    output = ok("add", path, "loss", "Anna Lisa")
+    assert "Anna Lisa dice" in output and "[Ben] dice" in output
+    refused("add", path, "loss", "[Bob]", fragment="'[Bob]' is not a player here")
+    assert [p["dice"] for p in shown(path)["players"]] == [4, 5]

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from kastkopp.engine import KastkoppError, RuleError
@@ -54,11 +55,11 @@ def friendly(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except KastkoppError as exc:
-            errors.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+            errors.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             raise typer.Exit(2) from None
         except OSError as exc:
-            errors.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}",
-                         highlight=False)
+            errors.print(f"[bold red]error:[/] {escape(str(exc.strerror or exc))}: "
+                         f"{escape(str(exc.filename or ''))}", highlight=False)
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
@@ -80,17 +81,17 @@ def render(sheet: Sheet) -> None:
     """The sheet as the table players know, then the flags and the standings."""
     derived = sheet.derive()
     header, *rows = derived.grid
-    table = RichTable(title=f"{sheet.kind.title} · " + describe_rules(sheet),
+    table = RichTable(title=escape(f"{sheet.kind.title} · " + describe_rules(sheet)),
                       title_justify="left")
     for index, column in enumerate(header):
-        table.add_column(column or "", justify="left" if index == 0 else "right")
+        table.add_column(escape(column or ""), justify="left" if index == 0 else "right")
     for row in rows:
-        table.add_row(*(derived.empty if cell is None else cell for cell in row))
+        table.add_row(*(derived.empty if cell is None else escape(cell) for cell in row))
     console.print(table, highlight=False)
     for flag in derived.flags:
-        console.print(f"[yellow]! entry {flag.entry + 1} ({flag.text}): {flag.reason}[/]",
-                      highlight=False)
-    console.print(standings_line(sheet), highlight=False)
+        console.print(f"[yellow]! entry {flag.entry + 1} ({escape(flag.text)}): "
+                      f"{escape(flag.reason)}[/]", highlight=False)
+    console.print(escape(standings_line(sheet)), highlight=False)
 
 
 def describe_rules(sheet: Sheet) -> str:
@@ -286,4 +287,5 @@ def export_command(file: Path = typer.Argument(..., metavar="FILE"),
 def games_command() -> None:
     """The games a sheet can be kept for, and what an entry looks like for each."""
     for name, kind in sorted(kinds().items()):
-        console.print(f"[bold]{name}[/] — {kind.title}: {kind.entry_help}", highlight=False)
+        console.print(f"[bold]{name}[/] — {kind.title}: {escape(kind.entry_help)}",
+                      highlight=False)

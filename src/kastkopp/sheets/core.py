@@ -90,7 +90,6 @@ class Derivation:
     standings: tuple[Standing, ...]
     finished: bool
     flags: tuple[Flag, ...] = ()
-    hidden: frozenset[int] = frozenset()  # player ids whose columns are not shown
     empty: str = "—"  # how an empty cell is printed (a row not yet filled is blank)
 
     def flag_for(self, entry: int) -> Flag | None:

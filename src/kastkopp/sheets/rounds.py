@@ -142,7 +142,5 @@ class Countdown:
             for i, p in enumerate(players))
         finished = self.ended is not None or (len(self.seated(last)) >= 2
                                               and len(self.in_game(last)) <= 1)
-        hidden = frozenset(p.id for p in players if not self.show_out and p.id in self.out)
         return Derivation(count_name=self.count_name, grid=self.grid(),
-                          standings=standings, finished=finished, flags=tuple(self.flags),
-                          hidden=hidden)
+                          standings=standings, finished=finished, flags=tuple(self.flags))
