@@ -20,7 +20,8 @@ the last changes to a redo list, redo brings them back, and any new change clear
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from kastkopp.engine import IllegalAction
@@ -74,6 +75,55 @@ def apply_change(sheet: Sheet, line: str) -> tuple[Sheet, str]:
                         "rename, move)")
 
 
+class ChangeError(IllegalAction):
+    """A change among several that is impossible; ``index`` says which (0-based)."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+def apply_changes(sheet: Sheet, lines: Sequence[str]) -> tuple[Sheet, list[str]]:
+    """The sheet after several changes in order, and each change as the file writes it.
+
+    Each is checked against the sheet as it was when it came, exactly as :func:`apply_change`
+    would; a run of entries is checked with one derivation, since whether an entry is
+    possible depends only on what came before it. Raises :class:`ChangeError`.
+    """
+    written: list[str] = []
+    index = 0
+    while index < len(lines):
+        words = split(lines[index])
+        if not words or words[0].casefold() != "add":
+            try:
+                sheet, line = apply_change(sheet, lines[index])
+            except IllegalAction as exc:
+                raise ChangeError(index, str(exc)) from None
+            written.append(line)
+            index += 1
+            continue
+        first, base = index, len(sheet.entries)
+        while index < len(lines) and (words := split(lines[index])) and \
+                words[0].casefold() == "add":
+            try:  # read against the entries so far (cells depend on who is still in)
+                entry = sheet.parse(words[1:])
+            except IllegalAction as exc:
+                _first_flag(sheet, base, first)  # an earlier impossible entry comes first
+                raise ChangeError(index, str(exc)) from None
+            sheet = replace(sheet, entries=(*sheet.entries, entry))
+            index += 1
+        _first_flag(sheet, base, first)
+        written += [f"add {sheet.notation(e)}" for e in sheet.entries[base:]]
+    return sheet, written
+
+
+def _first_flag(sheet: Sheet, base: int, first: int) -> None:
+    """Raise for the first flagged entry from ``base`` on (entry ``base`` is change ``first``)."""
+    flags = [f for f in sheet.derive().flags if f.entry >= base]
+    if flags:
+        raise ChangeError(first + flags[0].entry - base, flags[0].reason)
+
+
 @dataclass(frozen=True)
 class History:
     """A sheet as created, the changes made to it since, and the changes undone."""
@@ -85,10 +135,7 @@ class History:
     @cached_property
     def sheet(self) -> Sheet:
         """The sheet now: every change applied in order."""
-        sheet = self.start
-        for line in self.changes:
-            sheet, _ = apply_change(sheet, line)
-        return sheet
+        return apply_changes(self.start, self.changes)[0]
 
     def do(self, line: str) -> History:
         """Make a change (refused, changing nothing, if impossible); clears the redo list."""
@@ -115,11 +162,7 @@ class History:
             raise IllegalAction("nothing to redo")
         if steps > len(self.undone):
             raise IllegalAction(f"only {len(self.undone)} changes can be redone")
-        sheet = self.sheet
-        changes = list(self.changes)
-        for line in self.undone[:steps]:
-            sheet, written = apply_change(sheet, line)
-            changes.append(written)
-        history = History(self.start, tuple(changes), self.undone[steps:])
+        sheet, written = apply_changes(self.sheet, self.undone[:steps])
+        history = History(self.start, (*self.changes, *written), self.undone[steps:])
         history.__dict__["sheet"] = sheet
         return history

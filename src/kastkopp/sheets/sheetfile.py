@@ -39,7 +39,7 @@ from pathlib import Path
 
 from kastkopp.engine import KastkoppError
 from kastkopp.sheets.core import Sheet, kind_for, rule_text
-from kastkopp.sheets.history import History, apply_change
+from kastkopp.sheets.history import ChangeError, History, apply_changes
 
 FORMAT = "kastkopp-sheet"
 VERSION = 1
@@ -117,32 +117,28 @@ def loads(text: str, name: str = "the sheet") -> History:
     except KastkoppError as exc:
         raise SheetFileError(f"{name}, header: {exc}") from None
 
-    sheet = start
-    changes: list[str] = []
-    undone: list[str] = []
-    seen_undone = False
-    redo_sheet = sheet
+    done: list[tuple[int, str]] = []  # (line number, change)
+    redo: list[tuple[int, str]] = []
+    marked = False
     for number, line in body:
         if line == "undone":
-            if seen_undone:
+            if marked:
                 raise SheetFileError(f"{name}, line {number}: a second 'undone' line")
-            seen_undone = True
-            redo_sheet = sheet
+            marked = True
             continue
         if line.split(maxsplit=1)[0] in HEADER_WORDS:
             raise SheetFileError(f"{name}, line {number}: '{line.split()[0]}' belongs in the "
                                  "header, before the first change")
-        try:
-            if seen_undone:
-                # each undone change must still redo after the ones before it
-                redo_sheet, written = apply_change(redo_sheet, line)
-                undone.append(written)
-            else:
-                sheet, written = apply_change(sheet, line)
-                changes.append(written)
-        except KastkoppError as exc:
-            raise SheetFileError(f"{name}, line {number}: {exc}") from None
-    history = History(start, tuple(changes), tuple(undone))
+        (redo if marked else done).append((number, line))
+    try:
+        sheet, changes = apply_changes(start, [text for _, text in done])
+    except ChangeError as exc:
+        raise SheetFileError(f"{name}, line {done[exc.index][0]}: {exc}") from None
+    try:  # each undone change must still redo, after the ones before it
+        _, redone = apply_changes(sheet, [text for _, text in redo])
+    except ChangeError as exc:
+        raise SheetFileError(f"{name}, line {redo[exc.index][0]}: {exc}") from None
+    history = History(start, tuple(changes), tuple(redone))
     history.__dict__["sheet"] = sheet
     return history
 
