@@ -132,14 +132,21 @@ class SheetKind(ABC):
 
     game: ClassVar[str] = ""  # the registered game this sheet keeps score of
     title: ClassVar[str] = ""
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 10
     entry_help: ClassVar[str] = ""
     words: ClassVar[frozenset[str]] = frozenset()  # words of the notation, not names
 
     def rules_class(self) -> type[Rules]:
         """The game's own house rules."""
         return registered()[self.game].rules_class
+
+    @property
+    def min_players(self) -> int:
+        return registered()[self.game].min_players
+
+    @property
+    def max_players(self) -> int:
+        """As many as the game seats."""
+        return registered()[self.game].max_players
 
     @abstractmethod
     def parse_entry(self, words: list[str], sheet: Sheet) -> Entry:

@@ -71,7 +71,6 @@ class PotSheet(SheetKind):
     entry_help: ClassVar[str] = ("write what each player paid and who won, like 'Anna 3 Ben "
                                  "3 Cara 5 won Cara'")
     words: ClassVar[frozenset[str]] = frozenset(WON_WORDS | DOUBLE_WORDS | set(RESULT_WORDS))
-    max_players: ClassVar[int] = 8
     no_double_knock: ClassVar[str] = "there is no double knock in this game"
 
     def parse_entry(self, words: list[str], sheet: Sheet) -> Entry:
@@ -226,4 +225,3 @@ class KnackSheet(PotSheet):
 class LinkaSheet(PotSheet):
     game: ClassVar[str] = "linka"
     title: ClassVar[str] = "Linka"
-    max_players: ClassVar[int] = 6

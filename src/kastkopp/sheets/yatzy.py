@@ -106,8 +106,6 @@ def describe(values: frozenset[int]) -> str:
 class YatzySheet(SheetKind):
     game: ClassVar[str] = "yatzy"
     title: ClassVar[str] = "Yatzy"
-    min_players: ClassVar[int] = 1
-    max_players: ClassVar[int] = 8
     entry_help: ClassVar[str] = ("write 'NAME ROW DICE' (Anna fours 4 4 4 1 2), 'NAME ROW "
                                  "POINTS' (Anna fours 12) or 'NAME ROW -' to cross it out")
     words: ClassVar[frozenset[str]] = frozenset(FIRST_WORDS | {"x"})
