@@ -144,42 +144,52 @@ class LiarsSheet(SheetKind):
     def derive(self, sheet: Sheet) -> Derivation:
         rules = sheet.rules
         assert isinstance(rules, LiarsRules)
-        word = self.count_name(rules)
-        fold = Countdown(sheet, rules.start, word, show_out=rules.keep_eliminated)
+        fold = Countdown(sheet, rules.start, self.count_name(rules),
+                         show_out=rules.keep_eliminated)
         for index, entry in enumerate(sheet.entries):
             assert isinstance(entry, Loss | Exact)
-            pid = entry.player
-            name = sheet.name_of(pid)
-            shown = {pid: notation_cell(entry)}
-            reason = fold.refusal(index, [pid])
-            if reason is None and isinstance(entry, Loss):
-                if entry.cell > 1 and rules.penalty == "one":
-                    reason = (f"a loss costs one {singular(word)} here, not {entry.cell} "
-                              "(the difference is counted with penalty=difference)")
-                if reason is None:
-                    fold.play(index, {pid: min(entry.cell, fold.counts[pid])})
-                    continue
-            if reason is None and isinstance(entry, Exact):
-                left = len(fold.in_game(index))
-                have = fold.counts[pid]
-                cell = -1 if have < rules.start else 0
-                if not rules.calza_allowed(left):
-                    reason = ("exact calls are not played here" if rules.exact_call == "off"
-                              else f"exact calls are only played while three or more are "
-                                   f"in; {left} were left")
-                elif not rules.exact_gain:
-                    reason = ("a right exact call gives nothing back here (exact_gain=off): "
-                              "enter the bidder's loss instead")
-                elif entry.written is not None and entry.written != cell:
-                    reason = (f"{name} had all {have} {word}: an exact call won at a full "
-                              f"hand is written 0, not −1" if cell == 0 else
-                              f"{name} had {have} of {rules.start} {word}: the exact call "
-                              f"gives one back and is written −1, not 0")
-                if reason is None:
-                    fold.play(index, {pid: cell})
-                    continue
-            fold.flag(index, reason or "", shown)
+            reason = fold.refusal(index, [entry.player]) or \
+                self._refusal(entry, index, fold, rules)
+            if reason is None:
+                fold.play(index, {entry.player: self._change(entry, fold, rules)})
+            else:
+                fold.flag(index, reason, {entry.player: notation_cell(entry)})
         return fold.result()
+
+    @staticmethod
+    def _change(entry: Loss | Exact, fold: Countdown, rules: LiarsRules) -> int:
+        have = fold.counts[entry.player]
+        if isinstance(entry, Loss):
+            return min(entry.cell, have)
+        # never above the start: an exact call won at a full hand is written 0
+        return -1 if have < rules.start else 0
+
+    def _refusal(self, entry: Loss | Exact, index: int, fold: Countdown,
+                 rules: LiarsRules) -> str | None:
+        """Why the rules do not allow this round, if they do not."""
+        word = self.count_name(rules)
+        if isinstance(entry, Loss):
+            if entry.cell > 1 and rules.penalty == "one":
+                return (f"a loss costs one {singular(word)} here, not {entry.cell} "
+                        "(the difference is counted with penalty=difference)")
+            return None
+        left = len(fold.in_game(index))
+        if not rules.calza_allowed(left):
+            if rules.exact_call == "off":
+                return "exact calls are not played here"
+            return f"exact calls are only played while three or more are in; {left} were left"
+        if not rules.exact_gain:
+            return ("a right exact call gives nothing back here (exact_gain=off): enter the "
+                    "bidder's loss instead")
+        cell = self._change(entry, fold, rules)
+        if entry.written is None or entry.written == cell:
+            return None
+        name, have = fold.sheet.name_of(entry.player), fold.counts[entry.player]
+        if cell == 0:
+            return (f"{name} had all {have} {word}: an exact call won at a full hand is "
+                    "written 0, not −1")
+        return (f"{name} had {have} of {rules.start} {word}: the exact call gives one back "
+                "and is written −1, not 0")
 
 
 def notation_cell(entry: Loss | Exact) -> str:
