@@ -163,9 +163,10 @@ def new_command(
 def add_command(
     file: Path = typer.Argument(..., metavar="FILE"),
     entry: list[str] = typer.Argument(..., metavar="ENTRY...",
-                                      help="one round or one row, e.g. 'loss Ben' or 0 1 0"),
+                                      help="e.g. 'loss Ben', 0 1 0, 'Anna fours 4 4 4 1 2' "
+                                           "or 'Anna 3 Ben 3 won Ben'"),
 ) -> None:
-    """Add one round (or one row) to the sheet."""
+    """Add one round, one row or one pot to the sheet."""
     render(change(file, "add " + shlex.join(entry)).sheet)
 
 
