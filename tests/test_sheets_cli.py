@@ -230,3 +230,16 @@ def test_names_with_spaces_and_brackets_are_kept_as_typed(tmp_path):
     assert "Anna Lisa dice" in output and "[Ben] dice" in output
     refused("add", path, "loss", "[Bob]", fragment="'[Bob]' is not a player here")
     assert [p["dice"] for p in shown(path)["players"]] == [4, 5]
+
+
+def test_edit_fixes_an_entry_that_a_rule_change_flagged(tmp_path):
+    path = tmp_path / "s.sheet"
+    ok("new", "liars_dice", "--players", "Anna,Ben,Cara", "--rule", "dice=2", path)
+    ok("add", path, "Ben")
+    ok("add", path, "Ben")
+    assert "Ben is out since round 1" in ok("set", path, "dice=1")
+    refused("edit", path, "2", "loss", "Ben", fragment="Ben is out since round 1")
+    output = ok("edit", path, "2", "0", "-", "1")
+    assert "!" not in output and "finished: Anna wins" in output
+    assert shown(path)["entries"] == ["loss Ben", "loss Cara"]
+    refused("edit", path, "3", "Anna", fragment="there is no entry 3")

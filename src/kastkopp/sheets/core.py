@@ -296,7 +296,8 @@ class Sheet:
                                 f"{len(self.entries)})" if self.entries else
                                 "there are no entries yet")
         entries = list(self.entries)
-        entries[number - 1] = self.parse(text)
+        # read it as it would have been read then (cells depend on who was still in)
+        entries[number - 1] = replace(self, entries=self.entries[:number - 1]).parse(text)
         sheet = replace(self, entries=tuple(entries))
         sheet._refuse_if_flagged(number - 1)
         return sheet
