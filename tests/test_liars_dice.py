@@ -7,6 +7,7 @@ views hide other cups; these tests pin down the rules with chosen dice.
 from __future__ import annotations
 
 import json
+import math
 import random
 from dataclasses import replace
 from fractions import Fraction
@@ -735,8 +736,10 @@ def test_simulate_shows_the_strong_bot_beating_another_with_confidence(other):
 # --------------------------------------------------------------------------- any table
 
 
+# a single die makes no poker hand, so the shared cup of Single Hand needs two
 TABLES = st.tuples(st.sampled_from([None, *LiarsRules.PRESETS]), st.integers(2, 10),
-                   st.integers(2, 6), st.integers(0, 2**32))
+                   st.integers(1, 6), st.integers(0, 2**32)).filter(
+                       lambda t: t[0] != "single_hand" or t[2] >= 2)
 
 
 @settings(max_examples=10, deadline=None)
@@ -771,3 +774,24 @@ def test_a_whole_game_at_any_table_replays_from_its_log_to_the_same_ranking(tabl
     assert all(len(group) == 1 for group in outcome.ranking)  # one player goes out at a time
     sheet = replayed.state.view(None)["sheet"]
     assert all(sum(1 for cell in row if cell) <= 1 for row in sheet)
+
+
+def test_kastkopp_games_shows_every_house_rule_preset_and_bot():
+    result = runner.invoke(app, ["games", "--json"])
+    assert result.exit_code == 0
+    liars = next(g for g in json.loads(result.output) if g["name"] == "liars_dice")
+    assert {r["name"] for r in liars["rules"]} == {s.name for s in LiarsRules.specs()}
+    assert [p["name"] for p in liars["presets"]] == list(LiarsRules.PRESETS)
+    assert [b["name"] for b in liars["bots"]] == ["random", "naive", "strong"]
+    assert liars["players"] == {"min": 2, "max": 10, "default": 3}
+
+
+def test_kastkopp_odds_for_a_bid_and_a_one_line_error_for_a_bad_parameter():
+    result = runner.invoke(app, ["odds", "liars_dice", "unseen=10", "have=2", "face=5",
+                                 "--json"])
+    rows = json.loads(result.output)
+    assert rows[3]["bid"] == "4x5" and rows[3]["exactly"] == pytest.approx(
+        math.comb(10, 2) * (1 / 3) ** 2 * (2 / 3) ** 8)
+    bad = runner.invoke(app, ["odds", "liars_dice", "unseen=ten"])
+    assert bad.exit_code == 2 and "whole numbers" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1

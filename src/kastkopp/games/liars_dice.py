@@ -1027,7 +1027,7 @@ class LiarsDice(Game):
             what += f" — right, at a full hand {names[last['seat']]} keeps what they have"
         lines = [f"Last round: {what}."]
         if "cup" in last:
-            lines.append("  The cup: " + " ".join(map(str, last["cup"])))
+            lines.append("  The cup: " + " ".join(map(str, sorted(last["cup"]))))
         else:
             lines.append("  Cups: " + " · ".join(
                 f"{names[s]}: {' '.join(map(str, sorted(c)))}"

@@ -13,8 +13,9 @@ dice). Poker hands are counted exactly over the unseen dice. Then, on its turn:
 - otherwise it raises to its most probable bid, the lowest of the near-best ones, and now and
   then (``bluff``) bids on a face it does not hold to keep the table guessing.
 
-In Single Hand it judges a claim by the dice left open and how many were rerolled, keeps
-the dice that give it the best chance of a true higher bid, and bids the lowest true hand.
+In Single Hand it weighs a claim over every way the rerolled dice may lie, knowing how
+bidders bid (the lowest true hand above the last claim, else the lowest bluff), keeps the
+dice that most often leave a true higher bid, and bids the lowest true hand itself.
 
 The naive bot bids one more of its best face and calls when that would claim more than half
 the dice on the table: the baseline the strong bot is measured against.
@@ -30,11 +31,13 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from kastkopp.dice import multisets
 from kastkopp.engine import Action, Game, Player
 from kastkopp.games.liars_dice import (
+    HANDS,
     Accept,
     Bid,
     Calza,
@@ -50,6 +53,20 @@ from kastkopp.games.liars_dice import (
     hand_chance,
 )
 from kastkopp.strategy import register_bot
+
+HAND_INDEX = {hand: i for i, hand in enumerate(HANDS)}
+
+
+@lru_cache(maxsize=8192)
+def made_hands(dice: tuple[int, ...]) -> tuple[int, ...]:
+    """The places in ``HANDS`` of every hand the (sorted) dice make, lowest first."""
+    return tuple(i for i, h in enumerate(HANDS) if h.size <= len(dice) and h.made_by(dice))
+
+
+@lru_cache(maxsize=16)
+def rerolls(count: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Every roll of ``count`` dice, sorted, with its chance (as ``multisets``, in floats)."""
+    return tuple((faces, float(p)) for faces, p in multisets(count))
 
 
 def current_bid(game: LiarsDice, view: dict[str, Any]) -> Bid | HandBid | None:
@@ -172,13 +189,7 @@ class StrongLiarsBot(Player):
         bid = current_bid(self.game, view)
         if view["phase"] == "respond":
             assert bid is not None
-            open_dice = view["open_dice"]
-            rerolled = view["total_dice"] - len(open_dice)
-            if isinstance(bid, HandBid):
-                holds = hand_chance(bid.hand, open_dice, rerolled)
-            else:
-                holds = bid_chance(bid, open_dice, rerolled, view["ones_wild"])
-            if Accept() in legal and holds >= self.accept_above:
+            if Accept() in legal and self.believed(bid, view) >= self.accept_above:
                 return Accept()
             return Dudo()
         if view["phase"] == "keep":
@@ -196,6 +207,33 @@ class StrongLiarsBot(Player):
             return 1.0 if bid.hand.made_by(cup) else 0.0
         return 1.0 if count_matches(cup, bid.face, view["ones_wild"]) >= bid.count else 0.0
 
+    def believed(self, bid: Bid | HandBid, view: dict[str, Any]) -> float:
+        """How likely a Single Hand claim is, given how bidders bid.
+
+        A bidder is taken to bid the lowest true hand above the claim before, to bluff the
+        lowest legal one when nothing is true, and to bid anything at all now and then
+        (``bluff``). Summing over every way the rerolled dice may lie gives the chance.
+        """
+        open_dice = view["open_dice"]
+        rerolled = view["total_dice"] - len(open_dice)
+        if not isinstance(bid, HandBid):
+            return bid_chance(bid, open_dice, rerolled, view["ones_wild"])
+        claims = [h["action"] for h in view["history"] if h["action"].startswith("bid ")]
+        before = current_bid(self.game, {"bid": claims[-2][4:]}) if len(claims) > 1 else None
+        floor = HAND_INDEX[before.hand] if isinstance(before, HandBid) else -1
+        claim = HAND_INDEX[bid.hand]
+        possible = [i for i, h in enumerate(HANDS) if i > floor and h.size <= view["total_dice"]]
+        held = told = 0.0
+        for faces, weight in rerolls(rerolled):
+            made = made_hands(tuple(sorted((*open_dice, *faces))))
+            above = [i for i in made if i > floor]
+            expected = above[0] if above else possible[0]
+            likelihood = (1 - self.bluff) * (claim == expected) + self.bluff / len(possible)
+            told += weight * likelihood
+            if claim in made:
+                held += weight * likelihood
+        return held / told if told else 0.0
+
     def keep(self, view: dict[str, Any], bid: Bid | HandBid | None,
              legal: Sequence[Action]) -> Action:
         """Keep the dice that most often leave a true bid above the claim after the reroll."""
@@ -203,23 +241,27 @@ class StrongLiarsBot(Player):
         size = view["total_dice"]
         best: tuple[float, int] = (-1.0, 0)
         choice = keeps[-1]
+        floor = HAND_INDEX[bid.hand] if isinstance(bid, HandBid) else -1
         for keep in keeps:
-            rolled = size - len(keep.faces)
-            p = 0.0
-            for faces, weight in multisets(rolled):
-                dice = (*keep.faces, *faces)
-                if isinstance(bid, HandBid):
-                    top = best_hand(dice)
-                    if top is not None and top.key > bid.hand.key:
-                        p += float(weight)
-                elif bid is not None and self._count_above(dice, bid, view):
-                    p += float(weight)
+            rolled = rerolls(size - len(keep.faces))
+            if view["bids"] == "hands":
+                made = [made_hands(tuple(sorted((*keep.faces, *faces)))) for faces, _ in rolled]
+                p = sum(w for (_, w), m in zip(rolled, made, strict=True) if m and m[-1] > floor)
+            else:
+                p = sum(w for faces, w in rolled if self.beats((*keep.faces, *faces), bid, view))
             # equal chances: keep more dice (fewer new dice the next player can doubt)
             if (p, len(keep.faces)) > best:
                 best, choice = (p, len(keep.faces)), keep
         return choice
 
-    def _count_above(self, dice: Sequence[int], bid: Bid, view: dict[str, Any]) -> bool:
+    @staticmethod
+    def beats(dice: Sequence[int], bid: Bid | HandBid | None, view: dict[str, Any]) -> bool:
+        """Whether ``dice`` make a true bid above ``bid`` (any true bid when ``None``)."""
+        if isinstance(bid, HandBid) or (bid is None and view["bids"] == "hands"):
+            made = made_hands(tuple(sorted(dice)))
+            return bool(made) and (bid is None or made[-1] > HAND_INDEX[bid.hand])
+        if bid is None:
+            return True
         wild = view["ones_wild"]
         return any(Bid(count_matches(dice, f, wild), f).key(wild) > bid.key(wild)
                    for f in range(1, 7) if count_matches(dice, f, wild))
