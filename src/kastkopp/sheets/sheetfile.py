@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from kastkopp.engine import KastkoppError
 from kastkopp.sheets.core import Sheet, kind_for, rule_text
@@ -82,40 +83,34 @@ def loads(text: str, name: str = "the sheet") -> History:
         raise SheetFileError(f"{name}, line {number}: sheet format version {words[1]} is not "
                              f"known here (this kastkopp reads version {VERSION})")
 
-    game: str | None = None
+    game: tuple[int, str] | None = None
     preset: str | None = None
-    rules: dict[str, str] = {}
-    players: list[str] = []
+    rules: dict[str, tuple[int, str]] = {}  # name -> (line number, value)
+    players: list[tuple[int, str]] = []
     body = numbered[1:]
     while body and body[0][1].split(maxsplit=1)[0] in HEADER_WORDS:
         number, line = body.pop(0)
         word, _, rest = line.partition(" ")
         rest = rest.strip()
-
-        def fail(message: str, number: int = number) -> SheetFileError:
-            return SheetFileError(f"{name}, line {number}: {message}")
-
         if word == "game":
             if game is not None or players:
-                raise fail("the game is named once, before the players")
-            game = rest
+                raise SheetFileError(f"{name}, line {number}: the game is named once, before "
+                                     "the players")
+            game = (number, rest)
         elif word == "preset":
-            preset = rest
+            preset = rest or None
         elif word == "rule":
             key, sep, value = rest.partition("=")
             if not sep:
-                raise fail(f"write a rule as 'rule name=value', not '{line}'")
-            rules[key.strip()] = value.strip()
+                raise SheetFileError(f"{name}, line {number}: write a rule as "
+                                     f"'rule name=value', not '{line}'")
+            rules[key.strip()] = (number, value.strip())
         else:
-            players.append(rest)
+            players.append((number, rest))
     if game is None:
         raise SheetFileError(f"{name}: the sheet does not say which game it is "
                              "(a line 'game NAME')")
-    try:
-        kind_for(game)
-        start = Sheet.new(game, players, preset, **rules)
-    except KastkoppError as exc:
-        raise SheetFileError(f"{name}, header: {exc}") from None
+    start = _header(name, game, preset, rules, players)
 
     done: list[tuple[int, str]] = []  # (line number, change)
     redo: list[tuple[int, str]] = []
@@ -141,6 +136,36 @@ def loads(text: str, name: str = "the sheet") -> History:
     history = History(start, tuple(changes), tuple(redone))
     history.__dict__["sheet"] = sheet
     return history
+
+
+def _header(name: str, game: tuple[int, str], preset: str | None,
+            rules: dict[str, tuple[int, str]], players: list[tuple[int, str]]) -> Sheet:
+    """The sheet as created, from the header; an error names the line it comes from."""
+    try:
+        kind = kind_for(game[1])
+        rules_class = kind.rules_class()
+    except KastkoppError as exc:
+        raise SheetFileError(f"{name}, line {game[0]}: {exc}") from None
+    values: dict[str, Any] = {}
+    try:
+        for key, (_, text) in rules.items():
+            values[key] = rules_class.parse_value(key, text)
+        rules_obj = rules_class.make(preset, **values)
+    except KastkoppError as exc:
+        # point at the rule the message is about, if it names one
+        lines = [n for key, (n, _) in rules.items() if f"'{key}'" in str(exc)]
+        where = f"line {lines[0]}" if lines else "header"
+        raise SheetFileError(f"{name}, {where}: {exc}") from None
+    sheet = Sheet(kind=kind, rules=rules_obj, players=(), preset=preset)
+    for number, player in players:
+        try:
+            sheet = sheet.insert(player)
+        except KastkoppError as exc:
+            raise SheetFileError(f"{name}, line {number}: {exc}") from None
+    if not kind.min_players <= len(sheet.players) <= kind.max_players:
+        raise SheetFileError(f"{name}, header: a {kind.title} sheet is for {kind.min_players} "
+                             f"to {kind.max_players} players, not {len(sheet.players)}")
+    return sheet
 
 
 def read(path: Path | str) -> History:
