@@ -222,10 +222,12 @@ def test_turning_the_double_loss_off_recomputes_the_slosch_rounds():
                                                                   "Cara": 2}
 
 
-def test_slosch_last_player_with_lives_wins_and_the_out_rank_by_time_out():
-    sheet = slosch(*["Ben"] * 3, *["Cara"] * 3, lives=3)
+def test_slosch_last_player_with_lives_wins_the_pot_and_the_out_rank_by_time_out():
+    sheet = slosch(*["Ben"] * 3, *["Cara"] * 3, lives=3, stake=5)
     derived = sheet.derive()
     assert derived.finished and places(sheet) == {"Anna": 1, "Cara": 2, "Ben": 3}
+    assert [s.extra["winnings"] for s in derived.standings] == [10, -5, -5]
+    assert slosch("Ben").derive().standings[0].extra == {"winnings": -1}  # not paid out yet
     with pytest.raises(IllegalAction, match="game ended"):
         sheet.add("Anna")
 

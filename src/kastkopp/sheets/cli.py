@@ -118,6 +118,8 @@ def standings_line(sheet: Sheet) -> str:
             what += f", out in round {s.out}"
         if "result" in s.extra:
             what += f", result {s.extra['result']:+g}"
+        if "winnings" in s.extra:
+            what += f", pot {s.extra['winnings']:+d}"
         parts.append(f"{ordinal(s.place)} {s.name} ({what})")
     state = "finished" if derived.finished else "not finished"
     winners = derived.winners

@@ -18,6 +18,9 @@ Entries, as typed:
     The round's cells, one per player still in, in the order of the sheet (2 is the
     Slosch double loss).
 
+Everybody pays ``stake`` into the pot and the last player with a life wins it: the
+standings carry each player's ``winnings`` (what the pot gave or cost them) once it is paid.
+
 With ``scoring=points`` (the Mäxchen preset) nobody goes out: each round played is +1 and
 each loss −1, the cells are the points a round gave, and the sheet is full after
 ``rounds`` rounds. The rules are Slosch's own (:class:`kastkopp.games.mia.MiaRules`).
@@ -25,7 +28,7 @@ each loss −1, the cells are the points a round gave, and the sheet is full aft
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from kastkopp.engine import IllegalAction
@@ -42,6 +45,7 @@ from kastkopp.sheets.core import (
     register_kind,
 )
 from kastkopp.sheets.rounds import Countdown, is_cell, read_cell
+from kastkopp.stakes import Ledger
 
 SLOSCH_WORDS = {"slosch", "mia", "21", "double"}
 LOSS_WORDS = {"loss", "lost", "lose", "förlust", "förlorade", "tabt"}
@@ -126,7 +130,21 @@ class SloschSheet(SheetKind):
                 fold.flag(index, reason, shown)
                 continue
             fold.play(index, {p: min(cost, fold.counts[p]) for p in entry.losers})
-        return fold.result()
+        return self._pot(fold.result(), rules)
+
+    @staticmethod
+    def _pot(derived: Derivation, rules: MiaRules) -> Derivation:
+        """Everybody paid ``stake`` into the pot; once the game is over the winner takes it."""
+        if not rules.stake:
+            return derived
+        ids = [s.id for s in derived.standings]
+        ledger = Ledger(len(ids)).ante_all(rules.stake)
+        if derived.finished:
+            ledger = ledger.award(tuple(ids.index(w.id) for w in derived.winners))
+        balances = ledger.balances()
+        return replace(derived, standings=tuple(
+            replace(s, extra={**s.extra, "winnings": balances[i]})
+            for i, s in enumerate(derived.standings)))
 
     def _derive_points(self, sheet: Sheet) -> Derivation:
         """Mäxchen: +1 for every round played, −1 for every round lost; nobody goes out."""
