@@ -112,8 +112,10 @@ def standings_line(sheet: Sheet) -> str:
     parts = []
     for s in sorted(derived.standings, key=lambda s: s.place):
         count = s.count if isinstance(s.count, int) else f"{s.count:g}"
-        what = (f"{derived.count_name} {count}" if derived.count_name in ("total", "balance")
-                else f"{count} {derived.count_name}")
+        word = derived.count_name
+        if count == 1:
+            word = {"dice": "die", "lives": "life", "points": "point"}.get(word, word)
+        what = f"{word} {count}" if word in ("total", "balance") else f"{count} {word}"
         if s.out is not None:
             what += f", out in round {s.out}"
         if "result" in s.extra:
