@@ -565,6 +565,15 @@ def test_single_hand_the_highest_claim_cannot_be_accepted():
         state.apply("accept")
 
 
+def test_single_hand_out_of_turn_actions_say_what_is_possible():
+    with pytest.raises(IllegalAction, match="no cup passed to you to accept; the smallest "
+                                            "legal bid is pair 2"):
+        single().apply("accept")
+    with pytest.raises(IllegalAction, match="after accepting the cup; 'accept' the cup or "
+                                            "challenge with 'dudo'"):
+        single().apply("bid pair 6").apply("keep 6 6")
+
+
 def test_single_hand_keeping_every_die_bids_without_a_roll():
     state = play(single(), "bid pair 6", "accept", "keep 6 6 4 3 2")
     assert state.chance() is None and state.to_move() == 1

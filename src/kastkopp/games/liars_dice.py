@@ -647,6 +647,16 @@ class LiarsState(State):
                 text += f" ({'not on ones' if on_ones else 'on ones'}: {other.short})"
         return text
 
+    def now(self) -> str:
+        """What the player to move may do, as a refusal ends."""
+        if self.phase == RESPOND:
+            return "'accept' the cup or challenge with 'dudo'"
+        if self.phase == KEEP:
+            return "keep some dice and reroll the rest ('keep 6 6', or 'keep none')"
+        if self.bid is None or self.single:
+            return self.smallest_bids()
+        return self.smallest_bids() + ", or challenge with 'dudo'"
+
     def _refuse_bid(self, bid: AnyBid) -> IllegalAction:
         smallest = self.smallest_bids()
         if isinstance(bid, Bid) != (self.rules.bids == "counts"):
@@ -672,7 +682,7 @@ class LiarsState(State):
                                     "rest (e.g. 'keep 6 6', or 'keep none' to reroll all)")
             return self._keep(seat, action)
         if isinstance(action, Keep):
-            raise IllegalAction("you can only keep dice after accepting the cup")
+            raise IllegalAction(f"you can only keep dice after accepting the cup; {self.now()}")
         if isinstance(action, (Bid, HandBid)):
             if self.phase == RESPOND:
                 raise IllegalAction("accept the cup first (then keep, reroll and bid), or "
@@ -682,7 +692,7 @@ class LiarsState(State):
             return self._bid(seat, action)
         if isinstance(action, Accept):
             if self.phase != RESPOND:
-                raise IllegalAction("there is no cup passed to you to accept")
+                raise IllegalAction(f"there is no cup passed to you to accept; {self.now()}")
             if not self.legal_bids():
                 raise IllegalAction(f"nothing beats {self.bid.short if self.bid else ''}: "
                                     "challenge with 'dudo'")
