@@ -355,6 +355,12 @@ def test_dudo_difference_costs_the_difference_between_bid_and_count():
     assert state.stock == (5, 4, 5)  # exactly right: still one die
 
 
+def test_dudo_difference_is_told_in_dice():
+    state = play(rolled(game("dudo", 3), FIVES, NOTHING, ONES), "bid 2x5", "dudo")
+    text = state.game.render(state.view(0), ["Anna", "Ben", "Cara"])
+    assert "there were 4 — Ben lost 2 dice." in text
+
+
 def test_dudo_difference_never_costs_more_than_a_player_has():
     state = play(rolled(game("dudo", 2, dice=2), (5, 5), (6, 6)), "bid 4x2", "dudo")
     assert state.stock == (0, 2) and state.is_over()

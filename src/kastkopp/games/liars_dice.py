@@ -1030,7 +1030,8 @@ class LiarsDice(Game):
         unit = "life" if lives else "die"
         change = last["change"]
         if change > 0:
-            what += f" — {names[last['seat']]} lost {change} {unit if change == 1 else unit + 's'}"
+            units = unit if change == 1 else ("lives" if lives else "dice")
+            what += f" — {names[last['seat']]} lost {change} {units}"
         elif change < 0:
             what += f" — {names[last['seat']]} won a {unit} back"
         else:
