@@ -985,9 +985,12 @@ class LiarsDice(Game):
     # -- the terminal ------------------------------------------------------------------
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         lives = view["loss"] == "life"
-        lines = [f"Round {view['round']} · {view['total_dice']} dice "
-                 + ("in the shared cup" if view["hand"] == "single" else "on the table")
-                 + (" · ones wild" if view["ones_wild"] else "")]
+        if view["phase"] == "over":
+            lines = [f"After {view['round'] - 1} rounds"]
+        else:
+            lines = [f"Round {view['round']} · {view['total_dice']} dice "
+                     + ("in the shared cup" if view["hand"] == "single" else "on the table")
+                     + (" · ones wild" if view["ones_wild"] else "")]
         if view["palifico"] is not None:
             locked = view["locked_face"]
             lines.append(f"Palifico: {names[view['palifico']]} is on one "
@@ -1024,7 +1027,8 @@ class LiarsDice(Game):
         bidder, caller = names[last["bidder"]], names[last["caller"]]
         what = f"{caller} called {last['call']} on {bidder}'s {last['bid']}"
         if "actual" in last:
-            what += f": there were {last['actual']}"
+            actual = last["actual"]
+            what += f": there {'was' if actual == 1 else 'were'} {actual}"
         else:
             what += ": it " + ("was there" if last["holds"] else "was not there")
         unit = "life" if lives else "die"
