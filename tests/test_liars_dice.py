@@ -355,6 +355,12 @@ def test_dudo_difference_costs_the_difference_between_bid_and_count():
     assert state.stock == (5, 4, 5)  # exactly right: still one die
 
 
+def test_dudo_difference_is_told_in_dice():
+    state = play(rolled(game("dudo", 3), FIVES, NOTHING, ONES), "bid 2x5", "dudo")
+    text = state.game.render(state.view(0), ["Anna", "Ben", "Cara"])
+    assert "there were 4 — Ben lost 2 dice." in text
+
+
 def test_dudo_difference_never_costs_more_than_a_player_has():
     state = play(rolled(game("dudo", 2, dice=2), (5, 5), (6, 6)), "bid 4x2", "dudo")
     assert state.stock == (0, 2) and state.is_over()
@@ -565,6 +571,15 @@ def test_single_hand_the_highest_claim_cannot_be_accepted():
         state.apply("accept")
 
 
+def test_single_hand_out_of_turn_actions_say_what_is_possible():
+    with pytest.raises(IllegalAction, match="no cup passed to you to accept; the smallest "
+                                            "legal bid is pair 2"):
+        single().apply("accept")
+    with pytest.raises(IllegalAction, match="after accepting the cup; 'accept' the cup or "
+                                            "challenge with 'dudo'"):
+        single().apply("bid pair 6").apply("keep 6 6")
+
+
 def test_single_hand_keeping_every_die_bids_without_a_roll():
     state = play(single(), "bid pair 6", "accept", "keep 6 6 4 3 2")
     assert state.chance() is None and state.to_move() == 1
@@ -701,6 +716,9 @@ def test_the_worked_example_of_seed_003_plays_out_on_the_table():
     dice_left = [5 - sum(row[s] or 0 for row in cells) for s in range(3)]
     assert view["stock"] == dice_left == [4, 0, 0]
     assert state.is_over() and state.outcome().ranking == ((0,), (2,), (1,))
+    sheet = state.game.render(state.view(None), ["Anna", "Ben", "Cara"]).splitlines()
+    assert "     5   -1   0    0" in sheet and "    10    0        1" in sheet
+    assert "  left    4   0    0" in sheet
 
 
 # --------------------------------------------------------------------------- the command line

@@ -647,6 +647,16 @@ class LiarsState(State):
                 text += f" ({'not on ones' if on_ones else 'on ones'}: {other.short})"
         return text
 
+    def now(self) -> str:
+        """What the player to move may do, as a refusal ends."""
+        if self.phase == RESPOND:
+            return "'accept' the cup or challenge with 'dudo'"
+        if self.phase == KEEP:
+            return "keep some dice and reroll the rest ('keep 6 6', or 'keep none')"
+        if self.bid is None or self.single:
+            return self.smallest_bids()
+        return self.smallest_bids() + ", or challenge with 'dudo'"
+
     def _refuse_bid(self, bid: AnyBid) -> IllegalAction:
         smallest = self.smallest_bids()
         if isinstance(bid, Bid) != (self.rules.bids == "counts"):
@@ -672,7 +682,7 @@ class LiarsState(State):
                                     "rest (e.g. 'keep 6 6', or 'keep none' to reroll all)")
             return self._keep(seat, action)
         if isinstance(action, Keep):
-            raise IllegalAction("you can only keep dice after accepting the cup")
+            raise IllegalAction(f"you can only keep dice after accepting the cup; {self.now()}")
         if isinstance(action, (Bid, HandBid)):
             if self.phase == RESPOND:
                 raise IllegalAction("accept the cup first (then keep, reroll and bid), or "
@@ -682,7 +692,7 @@ class LiarsState(State):
             return self._bid(seat, action)
         if isinstance(action, Accept):
             if self.phase != RESPOND:
-                raise IllegalAction("there is no cup passed to you to accept")
+                raise IllegalAction(f"there is no cup passed to you to accept; {self.now()}")
             if not self.legal_bids():
                 raise IllegalAction(f"nothing beats {self.bid.short if self.bid else ''}: "
                                     "challenge with 'dudo'")
@@ -975,9 +985,12 @@ class LiarsDice(Game):
     # -- the terminal ------------------------------------------------------------------
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         lives = view["loss"] == "life"
-        lines = [f"Round {view['round']} · {view['total_dice']} dice "
-                 + ("in the shared cup" if view["hand"] == "single" else "on the table")
-                 + (" · ones wild" if view["ones_wild"] else "")]
+        if view["phase"] == "over":
+            lines = [f"After {view['round'] - 1} rounds"]
+        else:
+            lines = [f"Round {view['round']} · {view['total_dice']} dice "
+                     + ("in the shared cup" if view["hand"] == "single" else "on the table")
+                     + (" · ones wild" if view["ones_wild"] else "")]
         if view["palifico"] is not None:
             locked = view["locked_face"]
             lines.append(f"Palifico: {names[view['palifico']]} is on one "
@@ -998,10 +1011,26 @@ class LiarsDice(Game):
         if "your_dice" in view:
             lines.append("Your dice: " + " ".join(map(str, view["your_dice"])))
         if "outcome" in view:
+            lines.extend(self._sheet(view, names))
             ranking = [s for group in view["outcome"]["ranking"] for s in group]
             lines.append(f"{names[ranking[0]]} won. "
                          + "  ".join(f"{i + 1}. {names[s]}" for i, s in enumerate(ranking)))
         return "\n".join(lines)
+
+    @staticmethod
+    def _sheet(view: dict[str, Any], names: Sequence[str]) -> list[str]:
+        """The score sheet: a cell per round (+1 a loss, -1 won back, blank once out)."""
+        shown = view["shown"]
+        widths = [max(3, len(names[s])) for s in shown]
+        def row(label: str, cells: Sequence[str]) -> str:
+            return f"{label:>6} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths,
+                                                                            strict=True))
+        lines = [row("round", [names[s] for s in shown])]
+        for number, cells in enumerate(view["sheet"], start=1):
+            lines.append(row(str(number), ["" if cells[s] is None else str(cells[s])
+                                           for s in shown]))
+        lines.append(row("left", [str(view["stock"][s]) for s in shown]))
+        return lines
 
     @staticmethod
     def _standing(view: dict[str, Any], seat: int, names: Sequence[str]) -> str:
@@ -1014,13 +1043,15 @@ class LiarsDice(Game):
         bidder, caller = names[last["bidder"]], names[last["caller"]]
         what = f"{caller} called {last['call']} on {bidder}'s {last['bid']}"
         if "actual" in last:
-            what += f": there were {last['actual']}"
+            actual = last["actual"]
+            what += f": there {'was' if actual == 1 else 'were'} {actual}"
         else:
             what += ": it " + ("was there" if last["holds"] else "was not there")
         unit = "life" if lives else "die"
         change = last["change"]
         if change > 0:
-            what += f" — {names[last['seat']]} lost {change} {unit if change == 1 else unit + 's'}"
+            units = unit if change == 1 else ("lives" if lives else "dice")
+            what += f" — {names[last['seat']]} lost {change} {units}"
         elif change < 0:
             what += f" — {names[last['seat']]} won a {unit} back"
         else:
