@@ -850,7 +850,7 @@ def test_simulate_shows_greedy_beating_random():
 
 def test_score_command_names_the_row_in_the_sheets_language():
     result = run("score", "yatzy", "two-pairs", "3 3 5 5 1", "--rule", "lang=sv")
-    assert result.output.strip() == "Yatzy · Två par with 3 3 5 5 1: 16"
+    assert result.output.strip() == "Yatzy · Två par with 1 3 3 5 5: 16"
 
 
 def test_odds_command_lists_every_row_of_the_rule_set():
