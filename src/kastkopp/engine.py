@@ -494,10 +494,9 @@ class Table:
             if note:
                 raise IllegalAction(f"{self.seats[seat]} {note}; it is {who}'s turn")
             raise IllegalAction(f"it is not {self.seats[seat]}'s turn; it is {who}'s")
-        new_state = self.state.apply(action)
         if isinstance(action, str):
             action = self.game.parse_action(action)
-        self.state = new_state
+        self.state = self.state.apply(action)
         self.events.append({"seq": len(self.events), "type": "action", "seat": seat,
                             "action": str(action)})
         self.roll_pending()
