@@ -192,7 +192,7 @@ def test_sheet_refuses_unknown_games_rules_and_player_counts():
     with pytest.raises(RuleError, match="no score sheet for 'chess'"):
         Sheet.new("chess", ["Anna", "Ben"])
     with pytest.raises(RuleError, match="unknown rule"):
-        Sheet.new("liars_dice", ["Anna", "Ben"]).set_rule("startingDice", "3")
+        Sheet.new("liars_dice", ["Anna", "Ben"]).set_rule("startDice", "3")
     with pytest.raises(RuleError, match="at most 6"):
         Sheet.new("liars_dice", ["Anna", "Ben"]).set_rule("dice", "7")
     with pytest.raises(RuleError, match="2 to 10 players"):
@@ -510,3 +510,12 @@ def test_the_example_in_the_format_document_reads():
     assert history.undone == ("add loss Cara",)
     assert {s.name: s.count for s in history.sheet.derive().standings} == {
         "Anna": 3, "Dora": 3, "Bengt": 2, "Cara": 3}
+
+
+def test_seed_003_setting_names_are_understood_and_written_as_the_games():
+    assert Sheet.new("liars_dice", ["Anna", "Ben"], startingDice="3").rules.dice == 3
+    sheet = seed_sheet().set_rule("startingDice", "3")
+    assert sheet.rules.dice == 3 and places(sheet) == {"Anna": 1, "Cara": 2, "Ben": 3}
+    history = History(Sheet.new("liars_dice", ["Anna", "Ben"])).do("set exactCall=false")
+    assert history.changes == ("set exact_call=off",)
+    assert history.sheet.set_rule("keepEliminated", "false").rules.keep_eliminated is False

@@ -139,6 +139,10 @@ class SheetKind(ABC):
         """The game's own house rules."""
         return registered()[self.game].rules_class
 
+    def rule_name(self, name: str, value: Any) -> tuple[str, Any]:
+        """A house rule as the game names it, for one named as players' sheets name it."""
+        return name, value
+
     @property
     def min_players(self) -> int:
         return registered()[self.game].min_players
@@ -201,6 +205,7 @@ class Sheet:
             **rules: Any) -> Sheet:
         """An empty sheet. Rule values may be text, as typed (``dice="3"``)."""
         kind = kind_for(game)
+        rules = dict(kind.rule_name(k, v) for k, v in rules.items())
         rules_obj = kind.rules_class().make(preset, **rules)
         sheet = cls(kind=kind, rules=rules_obj, players=(), preset=preset)
         for name in players:
@@ -314,6 +319,7 @@ class Sheet:
     def set_rule(self, name: str, value: str | Any) -> Sheet:
         """The same entries under a changed house rule (flagging what it makes impossible)."""
         rules_cls = type(self.rules)
+        name, value = self.kind.rule_name(name, value)
         if isinstance(value, str):
             value = rules_cls.parse_value(name, value)
         elif name not in {s.name for s in rules_cls.specs()}:

@@ -51,7 +51,8 @@ def apply_change(sheet: Sheet, line: str) -> tuple[Sheet, str]:
             raise IllegalAction("write a house rule as name=value, e.g. 'set dice=3'")
         name, _, value = rest[0].partition("=")
         new = sheet.set_rule(name.strip(), value.strip())
-        return new, f"set {name.strip()}={new.rule_text(name.strip())}"
+        name, _ = sheet.kind.rule_name(name.strip(), value)
+        return new, f"set {name}={new.rule_text(name)}"
     if verb == "insert":
         if len(rest) == 3 and rest[1].casefold() == "at" and rest[2].isdigit():
             new = sheet.insert(rest[0], int(rest[2]))

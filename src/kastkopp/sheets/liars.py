@@ -21,17 +21,19 @@ Entries, as typed (``kastkopp sheet add FILE ...``):
     who are out), in the order of the sheet. A round of all zeros does not say who won the
     exact call: write ``exact NAME``.
 
-The house rules are the game's own (:class:`kastkopp.games.liars_dice.LiarsRules`); those
-that change the sheet are ``dice`` (or ``lives`` when ``loss=life``), ``exact_call``,
-``exact_gain``, ``penalty`` and ``keep_eliminated``. After a rule change, a round that is no
-longer possible — a loss for a player who would already be out, an exact call where they
-are not allowed, a loss of two with ``penalty=one`` — is flagged and counts for nothing.
+The house rules are the game's own (:class:`kastkopp.games.liars_dice.LiarsRules`); seed
+003's names for them are understood too (``startingDice=3``, ``onesWild``, ``exactCall``,
+``keepEliminated``), and the sheet writes the game's names. Those that change the sheet are
+``dice`` (or ``lives`` when ``loss=life``), ``exact_call``, ``exact_gain``, ``penalty`` and
+``keep_eliminated``. After a rule change, a round that is no longer possible — a loss for a
+player who would already be out, an exact call where they are not allowed, a loss of two
+with ``penalty=one`` — is flagged and counts for nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from kastkopp.engine import IllegalAction
 from kastkopp.games.liars_dice import LiarsRules
@@ -55,6 +57,9 @@ class Exact(Entry):
     written: int | None = None
 
 
+# seed 003's names for its settings (its sheet app is where players meet them)
+SEED_SETTINGS = {"startingDice": "dice", "onesWild": "ones_wild", "exactCall": "exact_call",
+                 "keepEliminated": "keep_eliminated"}
 LOSS_WORDS = {"loss", "lost", "lose", "tab", "tabt", "förlust", "förlorade", "+1"}
 EXACT_WORDS = {"exact", "calza", "præcis", "exakt"}
 
@@ -66,6 +71,17 @@ class LiarsSheet(SheetKind):
     entry_help: ClassVar[str] = ("write 'loss NAME', 'exact NAME', or the round's cells in "
                                  "the sheet's order, like 0 1 0")
     words: ClassVar[frozenset[str]] = frozenset(LOSS_WORDS | EXACT_WORDS)
+
+    def rule_name(self, name: str, value: Any) -> tuple[str, Any]:
+        """Seed 003's settings by their names there: ``startingDice=3``, ``exactCall=false``."""
+        if name not in SEED_SETTINGS:
+            return name, value
+        ours = SEED_SETTINGS[name]
+        if ours == "exact_call" and isinstance(value, str):
+            word = value.strip().lower()
+            value = "on" if word in {"true", "on", "1", "yes"} else \
+                "off" if word in {"false", "off", "0", "no"} else value
+        return ours, value
 
     def count_name(self, rules: LiarsRules) -> str:
         return "lives" if rules.loss == "life" else "dice"
