@@ -209,7 +209,7 @@ class Sheet:
         rules_obj = kind.rules_class().make(preset, **rules)
         sheet = cls(kind=kind, rules=rules_obj, players=(), preset=preset)
         for name in players:
-            sheet = sheet._with_player(name, None)
+            sheet = sheet.insert(name)
         if not kind.min_players <= len(sheet.players) <= kind.max_players:
             raise RuleError(f"a {kind.title} sheet is for {kind.min_players} to "
                             f"{kind.max_players} players, not {len(sheet.players)}")
@@ -249,7 +249,8 @@ class Sheet:
                 raise IllegalAction(f"there is already a player called {p.name}")
         return name
 
-    def _with_player(self, name: str, position: int | None) -> Sheet:
+    def insert(self, name: str, position: int | None = None) -> Sheet:
+        """A player who sits down now: no cells before the next entry. ``position`` is 1-based."""
         name = self._check_name(name)
         if len(self.players) >= self.kind.max_players:
             raise IllegalAction(f"a {self.kind.title} sheet has room for "
@@ -261,10 +262,6 @@ class Sheet:
             raise IllegalAction(f"a position is 1 to {len(players) + 1}, not {position}")
         players.insert(at, new)
         return replace(self, players=tuple(players))
-
-    def insert(self, name: str, position: int | None = None) -> Sheet:
-        """A player who sits down now: no cells before the next entry. ``position`` is 1-based."""
-        return self._with_player(name, position)
 
     def rename(self, old: str, new: str) -> Sheet:
         player = self.player(old)
