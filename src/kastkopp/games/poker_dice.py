@@ -326,7 +326,10 @@ def _face_words(dice: str) -> dict[str, int]:
 
 
 def _symbol_face(token: str, dice: str) -> int | None:
+    """The face a symbol names (``T``, ``10``, ``10s``, ``A``), else None."""
     symbols = [s.lower() for s in SYMBOLS[dice]]
+    if len(token) > 1 and token.endswith("s"):
+        token = token.removesuffix("s").removesuffix("'")
     if token in symbols:
         return symbols.index(token) + 1
     if dice == POKER and token == "10":
@@ -370,10 +373,11 @@ def parse_hand(text: str, dice: str = POKER) -> Hand:
                 raise IllegalAction(f"'{text.strip()}': a count with nothing to count")
             counts[face] += int(group[1])
             continue
-        if token in _COUNT_WORDS and (pending is None or token not in face_words):
+        if (token in _COUNT_WORDS and (pending is None or token not in face_words)) or \
+                token in {"1", "2", "3", "4", "5"}:
             if pending is not None:
                 raise IllegalAction(f"'{text.strip()}': two counts in a row")
-            pending = _COUNT_WORDS[token]
+            pending = int(token) if token.isdigit() else _COUNT_WORDS[token]
             continue
         if token in face_words:
             counts[face_words[token]] += pending or 1
