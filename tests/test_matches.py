@@ -213,7 +213,7 @@ def test_a_knockout_is_played_to_a_champion():
 
 def test_a_knockout_refuses_results_out_of_turn():
     cup = Knockout(tuple("ABCD"))
-    with pytest.raises(IllegalAction, match="not ready; playable: 1.1 A against D"):
+    with pytest.raises(IllegalAction, match=r"not ready; playable: 1\.1 A against D"):
         cup.record(1, 0, "A")
     with pytest.raises(IllegalAction, match="does not play"):
         cup.record(0, 0, "B")

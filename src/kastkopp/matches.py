@@ -339,11 +339,11 @@ class Knockout:
 
     def __post_init__(self) -> None:
         _check_names(self.seeds, 2)
-        won = {}
-        for rnd, slot, winner in self.results:
+        won: dict[tuple[int, int], str] = {}
+        for rnd, slot, name in self.results:
             if (rnd, slot) in won:
                 raise IllegalAction(f"match {rnd + 1}.{slot + 1} has two results")
-            won[(rnd, slot)] = winner
+            won[(rnd, slot)] = name
         size = 1
         while size < len(self.seeds):
             size *= 2
