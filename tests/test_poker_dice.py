@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from kastkopp.dice import ScriptedDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load
+from kastkopp.dice import ScriptedDice, SeededDice
+from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
 from kastkopp.games.poker_dice import (
     ORDINARY,
     POKER,
@@ -380,3 +380,55 @@ def test_reroll_odds_are_exact():
     hits = sum(Hand.of((2, 2, 2, rng.randint(1, 6), rng.randint(1, 6))) >= target
                for _ in range(20_000))
     assert chances[(4, 6)] == pytest.approx(hits / 20_000, abs=0.015)
+
+
+# --------------------------------------------------------------------------- the bots
+
+
+def strong_bot(preset=None):
+    from kastkopp.strategy import make_bot
+
+    return make_bot(load("poker_dice", preset=preset), "strong")
+
+
+def test_the_strong_bot_picks_up_the_dice_that_best_reach_the_next_hand():
+    state = dealt(first=NINES, second=TTTAQ).apply("announce 2x9 A K J")
+    # seat 1 has three tens: to beat a pair it already holds the truth
+    action = strong_bot().choose(state.view(1), state.legal_actions(), random.Random(0))
+    assert action == Announce(h("3T A Q"))
+    # to beat three aces it needs a straight or better: throwing the queen and the ace at
+    # the three tens gives a full house or four tens 16 times in 36
+    state = dealt(first=NINES, second=TTTAQ).apply("announce 3A K Q")
+    state = state.apply("reroll Q").resolve((4,))
+    action = strong_bot().choose(state.view(1), state.legal_actions(), random.Random(0))
+    assert action == Reroll((4, 6))
+
+
+def test_the_strong_bot_doubts_an_unlikely_first_announcement():
+    state = dealt().apply("announce 4K A")
+    action = strong_bot().choose(state.view(1), state.legal_actions(), random.Random(0))
+    assert action == Doubt()
+
+
+def test_the_strong_bot_chases_five_aces_with_every_other_die():
+    state = dealt(first=(6, 6, 2, 2, 4), second=ACES)
+    action = strong_bot().choose(state.view(0), state.legal_actions(), random.Random(0))
+    assert action == Reroll((2, 2, 4))
+
+
+@pytest.mark.parametrize("preset", [None, "ace_high"])
+def test_the_strong_bot_beats_random_play(preset):
+    from kastkopp.strategy import make_bot
+
+    game = load("poker_dice", preset=preset)
+    rng = random.Random(11)
+    wins = 0
+    games = 200
+    for i in range(games):
+        bots = [make_bot(game, "strong"), make_bot(game, "random")]
+        strong_seat = i % 2
+        if strong_seat:
+            bots.reverse()
+        table = Table(game, dice=SeededDice(i))
+        wins += play_out(table, bots, rng).winners == (strong_seat,)
+    assert wins / games > 0.75

@@ -455,50 +455,56 @@ class RerollTable:
 
     Row ``(throw, dice picked up)`` holds the chance of each throw that results. With it,
     :meth:`reach` finds the best chance of reaching a hand with the throws a player has
-    left, choosing the best dice to pick up each time.
+    left, choosing the best dice to pick up each time — for every hand at once.
     """
 
     def __init__(self) -> None:
         self.throws: tuple[Faces, ...] = tuple(
             itertools.combinations_with_replacement(range(1, 7), 5))
         self.index = {faces: i for i, faces in enumerate(self.throws)}
-        outcomes = {k: list(multisets(k)) for k in range(1, 6)}
-        rows: list[np.ndarray] = []
+        outcomes = {k: [(new, float(p)) for new, p in multisets(k)] for k in range(1, 6)}
         self.choices: list[list[Faces]] = []
         self.row_start: list[int] = []
+        cells: list[tuple[int, int, float]] = []
+        rows = 0
         for faces in self.throws:
-            self.row_start.append(len(rows))
+            self.row_start.append(rows)
             picks = sub_multisets(faces)
             self.choices.append(picks)
             for pick in picks:
                 kept = remove(faces, pick)
-                row = np.zeros(len(self.throws))
                 for new, p in outcomes[len(pick)]:
-                    row[self.index[tuple(sorted(kept + new))]] += float(p)
-                rows.append(row)
-        self.matrix = np.vstack(rows)
+                    cells.append((rows, self.index[tuple(sorted(kept + new))], p))
+                rows += 1
+        self.matrix = np.zeros((rows, len(self.throws)))
+        where = np.array([(r, c) for r, c, _ in cells])
+        np.add.at(self.matrix, (where[:, 0], where[:, 1]), [p for _, _, p in cells])
         self.starts = np.array(self.row_start)
         self.first = np.array([float(p) for _, p in multisets(5)])
-        self._reach: dict[tuple[str, int, int], np.ndarray] = {}
+        self._reach: dict[tuple[str, int], np.ndarray] = {}
 
-    def target(self, dice: str, at_least: int) -> np.ndarray:
-        """1 for every throw whose hand is at least strength ``at_least``."""
-        strengths = _strengths(dice)
-        return np.array([1.0 if strengths[f] >= at_least else 0.0 for f in self.throws])
+    def reached(self, dice: str) -> np.ndarray:
+        """1 where throw ``i`` (a row) is at least hand ``j`` (a column, by strength)."""
+        strengths = np.array([_strengths(dice)[f] for f in self.throws])
+        return (strengths[:, None] >= np.arange(len(self.throws))[None, :]).astype(float)
 
-    def reach(self, dice: str, at_least: int, rerolls: int) -> np.ndarray:
-        """For every throw, the best chance of a hand at least ``at_least`` with
-        ``rerolls`` rerolls still allowed (stopping as soon as it is reached)."""
-        key = (dice, at_least, rerolls)
+    def reach_all(self, dice: str, rerolls: int) -> np.ndarray:
+        """Row ``i``, column ``j``: the best chance that throw ``i`` reaches at least hand
+        ``j`` with ``rerolls`` rerolls still allowed, stopping as soon as it is reached."""
+        key = (dice, rerolls)
         if key not in self._reach:
-            done = self.target(dice, at_least)
+            done = self.reached(dice)
             if rerolls == 0:
                 value = done
             else:
-                after = self.matrix @ self.reach(dice, at_least, rerolls - 1)
-                value = np.maximum(done, np.maximum.reduceat(after, self.starts))
+                after = self.matrix @ self.reach_all(dice, rerolls - 1)
+                value = np.maximum(done, np.maximum.reduceat(after, self.starts, axis=0))
             self._reach[key] = value
         return self._reach[key]
+
+    def reach(self, dice: str, at_least: int, rerolls: int) -> np.ndarray:
+        """For every throw, the best chance of a hand at least strength ``at_least``."""
+        return self.reach_all(dice, rerolls)[:, at_least]
 
     def choice_chances(self, faces: Faces, dice: str, at_least: int,
                        rerolls: int) -> list[tuple[Faces, float]]:

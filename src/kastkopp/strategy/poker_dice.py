@@ -1,0 +1,126 @@
+"""Bots for Liar Dice (Poker Menteur), reasoning from exact reroll odds.
+
+The strong bot knows, from :class:`kastkopp.games.poker_dice.RerollTable`:
+
+- for every choice of dice to pick up, the chance of reaching a hand with the throws it has
+  left (it always picks the best choice);
+- the chance that the opponent's announcement is true: that a player who has thrown as many
+  times as the opponent, aiming at the announced hand, reaches it.
+
+It doubts when the announcement is less likely true than its own chances after accepting,
+announces its real hand when that is high enough, and otherwise rerolls towards the lowest
+legal hand; out of throws, it bluffs the lowest legal hand (the most believable lie), now and
+then one step higher. Its first call is the truth, or a bluff of a middling hand when its
+throw is weak.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kastkopp.engine import Action, Game, Player
+from kastkopp.games.poker_dice import (
+    Accept,
+    Announce,
+    Doubt,
+    Hand,
+    PokerDiceRules,
+    Reroll,
+    hand_chances,
+    hands,
+    parse_hand,
+    reroll_table,
+)
+from kastkopp.strategy import register_bot
+
+
+@dataclass
+class StrongPokerDiceBot(Player):
+    rules: PokerDiceRules
+    true_claim_wins: float = 0.65  # how often a true announcement goes on to win
+    bluff_wins: float = 0.3  # how often a forced bluff goes on to win
+    weak_opening: float = 0.5  # a first throw reached this often by chance is weak ...
+    opening_bluff: float = 0.5  # ... and bluffed this often
+    shade: float = 0.15  # how often a bluff goes one hand above the lowest
+
+    def reached_fresh(self, hand: Hand, throws: int) -> float:
+        """The chance that a player with ``throws`` throws, aiming at ``hand``, reaches it."""
+        return reroll_table().fresh(self.rules.dice, hand.strength, max(1, throws))
+
+    def reach(self, mine: Hand, target: Hand, rerolls: int) -> float:
+        """My chance of reaching ``target`` with ``rerolls`` rerolls, picking the best dice."""
+        table = reroll_table()
+        return float(table.reach(self.rules.dice, target.strength, rerolls)
+                     [table.index[mine.faces]])
+
+    def best_reroll(self, mine: Hand, target: Hand, rerolls: int,
+                    legal: Sequence[Action]) -> tuple[Reroll, float] | None:
+        options = {a.faces: a for a in legal if isinstance(a, Reroll)}
+        if not options or rerolls < 1:
+            return None
+        chances = reroll_table().choice_chances(mine.faces, self.rules.dice,
+                                                target.strength, rerolls)
+        faces, chance = max((c for c in chances if c[0] in options), key=lambda c: c[1])
+        return options[faces], chance
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        kind = self.rules.dice
+        seat = view["seat"]
+        mine = Hand.of(view["your_faces"], kind)
+        rerolls = view["max_throws"] - view["throws"][seat]
+        if view["phase"] == "chase":
+            five_aces = hands(kind)[-1]
+            best = self.best_reroll(mine, five_aces, rerolls, legal)
+            return best[0] if best else Accept()
+        if view["claim"] is None:
+            return self.opening(mine, rng)
+        claim = parse_hand(view["claim"], kind)
+        every = hands(kind)
+        lowest = every[claim.strength + 1] if claim.strength + 1 < len(every) else None
+        if Doubt() in legal:
+            if lowest is None:
+                return Doubt()
+            claimant_throws = view["throws"][view["claimant"]]
+            true = self.reached_fresh(claim, claimant_throws)
+            mine_reaches = self.reach(mine, lowest, rerolls)
+            accepting = (mine_reaches * self.true_claim_wins +
+                         (1 - mine_reaches) * self.bluff_wins)
+            if 1 - true > accepting:
+                return Doubt()
+        assert lowest is not None
+        if mine >= lowest:
+            return Announce(mine)
+        best = self.best_reroll(mine, lowest, rerolls, legal)
+        if best is not None and best[1] > 0:
+            return best[0]
+        step = 1 if rng.random() < self.shade and lowest.strength + 1 < len(every) else 0
+        return Announce(every[lowest.strength + step])
+
+    def opening(self, mine: Hand, rng: random.Random) -> Action:
+        reached = at_least_chances(self.rules.dice)
+        if reached[mine.strength] <= self.weak_opening or rng.random() >= self.opening_bluff:
+            return Announce(mine)
+        # a bluff: the best hand that one throw still reaches at least 40% of the time
+        middling = max(i for i, p in enumerate(reached) if p >= 0.4)
+        return Announce(max(hands(self.rules.dice)[middling], mine))
+
+
+@functools.cache
+def at_least_chances(dice: str) -> tuple[float, ...]:
+    """For every hand, worst first, the chance that one throw is at least that hand."""
+    chances = hand_chances(dice)
+    exactly = [float(chances[h]) for h in hands(dice)]
+    return tuple(sum(exactly[i:]) for i in range(len(exactly)))
+
+
+@register_bot("poker_dice", "strong", "exact reroll odds, doubts unlikely announcements, "
+              "bluffs low")
+def strong(game: Game) -> Player:
+    assert isinstance(game.rules, PokerDiceRules)
+    return StrongPokerDiceBot(game.rules)
+
