@@ -250,3 +250,78 @@ def test_a_played_knockout_of_eight_bots():
     assert cup.is_over and len(seen) == 7
     assert [r for r, _ in seen] == [0, 0, 0, 0, 1, 1, 2]
     assert all(score in ("2-0", "2-1", "0-2", "1-2") for _, score in seen)
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def cli(*args, input=None):
+    from typer.testing import CliRunner
+
+    from kastkopp.cli import app
+
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+EIGHT_BOTS = ",".join(["bot:strong", "bot:random"] * 4)
+
+
+def test_a_knockout_of_eight_bots_prints_the_bracket():
+    result = cli("knockout", "--players", EIGHT_BOTS, "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("quarter-finals:") == 4
+    assert result.output.count("semi-finals:") == 2 and "final:" in result.output
+    assert "Champion: bot:" in result.output
+    assert "bot:random 4" in result.output and "┐" in result.output
+
+
+def test_a_knockout_with_byes_as_json():
+    import json
+
+    result = cli("knockout", "poker_dice", "--players", "bot:strong,bot:random,bot:random",
+                 "--best-of", "3", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["rounds"][0][0]["bye"] and data["champion"] in data["seeds"]
+
+
+def test_a_match_between_a_person_and_a_bot():
+    # the person always answers with the best hand, or doubts when nothing is higher
+    result = cli("match", "poker_dice", "--best-of", "3", "--players", "Anna,bot:strong",
+                 "--seed", "4", input="announce 5A\ndoubt\n" * 40)
+    assert result.exit_code == 0, result.output
+    assert "wins the match" in result.output
+    assert "Anna's turn" in result.output
+
+
+def test_a_bad_announcement_at_the_keyboard_names_the_lowest_legal_one():
+    result = cli("match", "--players", "Anna,bot:random", "--seed", "4",
+                 input="announce 3T 3A\n" + "announce 5A\ndoubt\n" * 40)
+    text = " ".join(result.output.split())  # the terminal wraps long lines
+    assert "'3T 3A' names 6 dice; a hand is exactly five" in text
+    assert "the lowest legal announcement is" in text
+
+
+def test_a_chouette_of_bots_shows_the_order_and_the_standings():
+    result = cli("chouette", "--players", "bot:strong,bot:random,bot:random", "--games", "5",
+                 "--seed", "3")
+    assert result.exit_code == 0, result.output
+    assert "Dice for the order" in result.output and "Order:" in result.output
+    assert result.output.count("game ") >= 5
+    assert "waiting:" in result.output
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (("match", "--players", "bot,bot", "--best-of", "2"), "odd number"),
+    (("match", "--players", "bot,bot,bot"), "two players"),
+    (("chouette", "--players", "bot,bot"), "three or more"),
+    (("knockout", "--players", "bot,bot", "--seeding", "age"), "seeding"),
+    (("match", "no_such_game", "--players", "bot,bot"), "unknown game"),
+    (("knockout", "--players", "bot:strong,bot:clever"), "no bot 'clever'"),
+])
+def test_bad_match_options_get_one_line_errors(args, fragment):
+    result = cli(*args)
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and fragment in lines[0], result.stderr

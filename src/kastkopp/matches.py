@@ -58,6 +58,12 @@ def _check_names(players: Sequence[str], least: int) -> None:
 # --------------------------------------------------------------------------- best of N
 
 
+def check_best_of(best_of: int) -> None:
+    """A match is best of an odd number of games (1, 3, 5, ...)."""
+    if best_of < 1 or best_of % 2 == 0:
+        raise RuleError(f"a match is best of an odd number of games, not {best_of}")
+
+
 @dataclass(frozen=True)
 class Match:
     """Two players, best of ``best_of`` games (an odd number). ``results`` are game winners
@@ -71,8 +77,7 @@ class Match:
         _check_names(self.players, 2)
         if len(self.players) != 2:
             raise RuleError(f"a match is between two players, not {len(self.players)}")
-        if self.best_of < 1 or self.best_of % 2 == 0:
-            raise RuleError(f"a match is best of an odd number of games, not {self.best_of}")
+        check_best_of(self.best_of)
 
     @property
     def needed(self) -> int:

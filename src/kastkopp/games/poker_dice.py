@@ -1043,11 +1043,31 @@ class PokerDice(Game):
         if "your_hand" in view:
             lines.append(f"Your dice: {Hand.of(view['your_faces'], view['dice']).dice_text()}"
                          f" — {view['your_hand_name']}")
+        if view["to_move"] is not None and view["to_move"] == view["seat"]:
+            lines.append(self._hint(view))
         if view["phase"] == OVER:
             shown = ", ".join(f"{names[s]} {d}" for s, d in enumerate(view["revealed"]) if d)
             lines.append(f"Dice: {shown}")
             lines.append(f"{names[view['winner']]} won: {view['reason']}.")
         return "\n".join(lines)
+
+    def _hint(self, view: dict[str, Any]) -> str:
+        """What the seat to move may do, in words."""
+        left = view["max_throws"] - view["throws"][view["seat"]]
+        if view["phase"] == CHASE:
+            return f"Reroll to make five aces too ({left} throws left), or accept."
+        every = hands(view["dice"])
+        options = []
+        if view["claim"] is not None and not view["thrown"]:
+            options.append("doubt")
+        lowest = 0 if view["claim"] is None else \
+            self.parse_hand(view["claim"]).strength + 1
+        if view["claim"] is not None and left and lowest < len(every):
+            options.append(f"reroll some dice ({left} throws left)")
+        if lowest < len(every):
+            options.append(f"announce {every[lowest]} ({every[lowest].name()}) or higher")
+        return "You may " + ", ".join(options[:-1]) + \
+            (" or " if len(options) > 1 else "") + options[-1] + "."
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
