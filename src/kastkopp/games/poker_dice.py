@@ -112,11 +112,23 @@ def face_rank(face: int, dice: str) -> int:
     return 5 if face == 1 else face - 2
 
 
-def rank_face(rank: int, dice: str) -> int:
-    """The face that has ``rank``."""
-    if dice == POKER:
-        return rank + 1
-    return 1 if rank == 5 else rank + 2
+def sub_multisets(faces: Faces) -> list[Faces]:
+    """Every non-empty selection of dice from ``faces`` (as sorted faces)."""
+    counts = sorted(Counter(faces).items())
+    choices = []
+    for picks in itertools.product(*(range(n + 1) for _, n in counts)):
+        chosen = tuple(f for (f, _), k in zip(counts, picks, strict=True) for _ in range(k))
+        if chosen:
+            choices.append(chosen)
+    return sorted(choices, key=lambda c: (len(c), c))
+
+
+def remove(faces: Faces, taken: Faces) -> Faces:
+    """``faces`` without the dice ``taken`` (which must be among them)."""
+    rest = list(faces)
+    for face in taken:
+        rest.remove(face)
+    return tuple(rest)
 
 
 # --------------------------------------------------------------------------- hands
@@ -421,112 +433,6 @@ def parse_faces(text: str, dice: str = POKER) -> Faces:
         raise IllegalAction("say which dice to throw again, one to five of them (e.g. "
                             "'reroll Q 9')")
     return tuple(sorted(faces))
-
-
-# --------------------------------------------------------------------------- odds
-
-
-def hand_chances(dice: str = POKER) -> dict[Hand, Fraction]:
-    """The exact chance of every hand in one throw of five dice."""
-    return {Hand(faces, dice): p for faces, p in multisets(5)}
-
-
-def sub_multisets(faces: Faces) -> list[Faces]:
-    """Every non-empty selection of dice from ``faces`` (as sorted faces)."""
-    counts = sorted(Counter(faces).items())
-    choices = []
-    for picks in itertools.product(*(range(n + 1) for _, n in counts)):
-        chosen = tuple(f for (f, _), k in zip(counts, picks, strict=True) for _ in range(k))
-        if chosen:
-            choices.append(chosen)
-    return sorted(choices, key=lambda c: (len(c), c))
-
-
-def remove(faces: Faces, taken: Faces) -> Faces:
-    """``faces`` without the dice ``taken`` (which must be among them)."""
-    rest = list(faces)
-    for face in taken:
-        rest.remove(face)
-    return tuple(rest)
-
-
-class RerollTable:
-    """Exact one-reroll transitions between all 252 throws, for the reroll odds.
-
-    Row ``(throw, dice picked up)`` holds the chance of each throw that results. With it,
-    :meth:`reach` finds the best chance of reaching a hand with the throws a player has
-    left, choosing the best dice to pick up each time — for every hand at once.
-    """
-
-    def __init__(self) -> None:
-        self.throws: tuple[Faces, ...] = tuple(
-            itertools.combinations_with_replacement(range(1, 7), 5))
-        self.index = {faces: i for i, faces in enumerate(self.throws)}
-        outcomes = {k: [(new, float(p)) for new, p in multisets(k)] for k in range(1, 6)}
-        self.choices: list[list[Faces]] = []
-        self.row_start: list[int] = []
-        cells: list[tuple[int, int, float]] = []
-        rows = 0
-        for faces in self.throws:
-            self.row_start.append(rows)
-            picks = sub_multisets(faces)
-            self.choices.append(picks)
-            for pick in picks:
-                kept = remove(faces, pick)
-                for new, p in outcomes[len(pick)]:
-                    cells.append((rows, self.index[tuple(sorted(kept + new))], p))
-                rows += 1
-        self.matrix = np.zeros((rows, len(self.throws)))
-        where = np.array([(r, c) for r, c, _ in cells])
-        np.add.at(self.matrix, (where[:, 0], where[:, 1]), [p for _, _, p in cells])
-        self.starts = np.array(self.row_start)
-        self.first = np.array([float(p) for _, p in multisets(5)])
-        self._reach: dict[tuple[str, int], np.ndarray] = {}
-
-    def reached(self, dice: str) -> np.ndarray:
-        """1 where throw ``i`` (a row) is at least hand ``j`` (a column, by strength)."""
-        strengths = np.array([_strengths(dice)[f] for f in self.throws])
-        return (strengths[:, None] >= np.arange(len(self.throws))[None, :]).astype(float)
-
-    def reach_all(self, dice: str, rerolls: int) -> np.ndarray:
-        """Row ``i``, column ``j``: the best chance that throw ``i`` reaches at least hand
-        ``j`` with ``rerolls`` rerolls still allowed, stopping as soon as it is reached."""
-        key = (dice, rerolls)
-        if key not in self._reach:
-            done = self.reached(dice)
-            if rerolls == 0:
-                value = done
-            else:
-                after = self.matrix @ self.reach_all(dice, rerolls - 1)
-                value = np.maximum(done, np.maximum.reduceat(after, self.starts, axis=0))
-            self._reach[key] = value
-        return self._reach[key]
-
-    def reach(self, dice: str, at_least: int, rerolls: int) -> np.ndarray:
-        """For every throw, the best chance of a hand at least strength ``at_least``."""
-        return self.reach_all(dice, rerolls)[:, at_least]
-
-    def choice_chances(self, faces: Faces, dice: str, at_least: int,
-                       rerolls: int) -> list[tuple[Faces, float]]:
-        """For each selection of dice to pick up now, the chance of reaching the hand
-        (``rerolls`` counts this reroll too)."""
-        i = self.index[tuple(sorted(faces))]
-        later = self.reach(dice, at_least, rerolls - 1)
-        start = self.row_start[i]
-        picks = self.choices[i]
-        values = self.matrix[start:start + len(picks)] @ later
-        return [(pick, float(v)) for pick, v in zip(picks, values, strict=True)]
-
-    def fresh(self, dice: str, at_least: int, throws: int) -> float:
-        """The chance that a player who throws ``throws`` times (the first throw included),
-        aiming at the hand, reaches at least strength ``at_least``."""
-        return float(self.first @ self.reach(dice, at_least, throws - 1))
-
-
-@functools.cache
-def reroll_table() -> RerollTable:
-    """The shared table (built once, in about a second)."""
-    return RerollTable()
 
 
 # --------------------------------------------------------------------------- rules
@@ -1072,3 +978,90 @@ class PokerDice(Game):
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
         return [(None, 2), ("ace_high", 2)]
+
+
+# --------------------------------------------------------------------------- odds
+
+
+def hand_chances(dice: str = POKER) -> dict[Hand, Fraction]:
+    """The exact chance of every hand in one throw of five dice."""
+    return {Hand(faces, dice): p for faces, p in multisets(5)}
+
+
+class RerollTable:
+    """Exact one-reroll transitions between all 252 throws, for the reroll odds.
+
+    Row ``(throw, dice picked up)`` holds the chance of each throw that results. With it,
+    :meth:`reach` finds the best chance of reaching a hand with the throws a player has
+    left, choosing the best dice to pick up each time — for every hand at once.
+    """
+
+    def __init__(self) -> None:
+        self.throws: tuple[Faces, ...] = tuple(
+            itertools.combinations_with_replacement(range(1, 7), 5))
+        self.index = {faces: i for i, faces in enumerate(self.throws)}
+        outcomes = {k: [(new, float(p)) for new, p in multisets(k)] for k in range(1, 6)}
+        self.choices: list[list[Faces]] = []
+        self.row_start: list[int] = []
+        cells: list[tuple[int, int, float]] = []
+        rows = 0
+        for faces in self.throws:
+            self.row_start.append(rows)
+            picks = sub_multisets(faces)
+            self.choices.append(picks)
+            for pick in picks:
+                kept = remove(faces, pick)
+                for new, p in outcomes[len(pick)]:
+                    cells.append((rows, self.index[tuple(sorted(kept + new))], p))
+                rows += 1
+        self.matrix = np.zeros((rows, len(self.throws)))
+        where = np.array([(r, c) for r, c, _ in cells])
+        np.add.at(self.matrix, (where[:, 0], where[:, 1]), [p for _, _, p in cells])
+        self.starts = np.array(self.row_start)
+        self.first = np.array([float(p) for _, p in multisets(5)])
+        self._reach: dict[tuple[str, int], np.ndarray] = {}
+
+    def reached(self, dice: str) -> np.ndarray:
+        """1 where throw ``i`` (a row) is at least hand ``j`` (a column, by strength)."""
+        strengths = np.array([_strengths(dice)[f] for f in self.throws])
+        return (strengths[:, None] >= np.arange(len(self.throws))[None, :]).astype(float)
+
+    def reach_all(self, dice: str, rerolls: int) -> np.ndarray:
+        """Row ``i``, column ``j``: the best chance that throw ``i`` reaches at least hand
+        ``j`` with ``rerolls`` rerolls still allowed, stopping as soon as it is reached."""
+        key = (dice, rerolls)
+        if key not in self._reach:
+            done = self.reached(dice)
+            if rerolls == 0:
+                value = done
+            else:
+                after = self.matrix @ self.reach_all(dice, rerolls - 1)
+                value = np.maximum(done, np.maximum.reduceat(after, self.starts, axis=0))
+            self._reach[key] = value
+        return self._reach[key]
+
+    def reach(self, dice: str, at_least: int, rerolls: int) -> np.ndarray:
+        """For every throw, the best chance of a hand at least strength ``at_least``."""
+        return self.reach_all(dice, rerolls)[:, at_least]
+
+    def choice_chances(self, faces: Faces, dice: str, at_least: int,
+                       rerolls: int) -> list[tuple[Faces, float]]:
+        """For each selection of dice to pick up now, the chance of reaching the hand
+        (``rerolls`` counts this reroll too)."""
+        i = self.index[tuple(sorted(faces))]
+        later = self.reach(dice, at_least, rerolls - 1)
+        start = self.row_start[i]
+        picks = self.choices[i]
+        values = self.matrix[start:start + len(picks)] @ later
+        return [(pick, float(v)) for pick, v in zip(picks, values, strict=True)]
+
+    def fresh(self, dice: str, at_least: int, throws: int) -> float:
+        """The chance that a player who throws ``throws`` times (the first throw included),
+        aiming at the hand, reaches at least strength ``at_least``."""
+        return float(self.first @ self.reach(dice, at_least, throws - 1))
+
+
+@functools.cache
+def reroll_table() -> RerollTable:
+    """The shared table (built once, in about a second)."""
+    return RerollTable()

@@ -30,6 +30,7 @@ from kastkopp.games.poker_dice import (
     Hand,
     PokerDiceRules,
     Reroll,
+    best_hand,
     hand_chances,
     hands,
     parse_hand,
@@ -76,7 +77,7 @@ class StrongPokerDiceBot(Player):
         mine = Hand.of(view["your_faces"], kind)
         rerolls = view["max_throws"] - view["throws"][seat]
         if view["phase"] == "chase":
-            five_aces = hands(kind)[-1]
+            five_aces = best_hand(kind)
             best = self.best_reroll(mine, five_aces, rerolls, legal)
             return best[0] if best else Accept()
         if view["claim"] is None:
