@@ -432,3 +432,26 @@ def test_the_strong_bot_beats_random_play(preset):
         table = Table(game, dice=SeededDice(i))
         wins += play_out(table, bots, rng).winners == (strong_seat,)
     assert wins / games > 0.75
+
+
+def test_reroll_odds_agree_with_exact_enumeration():
+    """The table's best single reroll, against counting every pick and every fall by hand."""
+    from fractions import Fraction
+
+    from kastkopp.dice import multisets
+    from kastkopp.games.poker_dice import remove, sub_multisets
+
+    table = reroll_table()
+    rng = random.Random(3)
+    every = hands()
+    for _ in range(8):
+        faces = tuple(sorted(rng.randint(1, 6) for _ in range(5)))
+        for target in (every[60], every[150], every[230]):
+            best = Fraction(int(Hand(faces) >= target))
+            for pick in sub_multisets(faces):
+                kept = remove(faces, pick)
+                chance = sum((p for new, p in multisets(len(pick))
+                              if Hand.of(kept + new) >= target), Fraction(0))
+                best = max(best, chance)
+            got = table.reach(POKER, target.strength, 1)[table.index[faces]]
+            assert got == pytest.approx(float(best)), (faces, str(target))

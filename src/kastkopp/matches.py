@@ -426,7 +426,7 @@ class Knockout:
 
     def lines(self) -> list[str]:
         """The bracket as text, a column per round, winners carried to the right."""
-        width = max(len(s) for s in (*self.seeds, "(bye)")) + 2
+        width = max(len(s) for s in self.seeds) + len(str(len(self.seeds))) + 3
         first = self._rounds[0]
         entrants = [name for p in first for name in (p.a, p.b)]
         rows = 2 * len(entrants) - 1
@@ -434,7 +434,8 @@ class Knockout:
         grid = [[" " * (width + 3)] * columns for _ in range(rows)]
         positions = [2 * i for i in range(len(entrants))]
         for i, name in enumerate(entrants):
-            grid[positions[i]][0] = f"{name or '(bye)':<{width}}"
+            label = "(bye)" if name is None else f"{self.seeds.index(name) + 1} {name}"
+            grid[positions[i]][0] = f"{label:<{width}}"
         for rnd, pairings in enumerate(self._rounds):
             next_positions = []
             for p in pairings:
