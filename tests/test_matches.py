@@ -325,3 +325,15 @@ def test_bad_match_options_get_one_line_errors(args, fragment):
     assert "Traceback" not in result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and fragment in lines[0], result.stderr
+
+
+def test_every_format_survives_json():
+    import json
+
+    match = Match(("Anna", "Bo"), 5).record("Bo").record(None)
+    assert Match.from_json(json.loads(json.dumps(match.to_json()))) == match
+    chouette = Chouette(("Anna", "Bo", "Cara")).record("Bo").record("Cara")
+    assert Chouette.from_json(json.loads(json.dumps(chouette.to_json()))) == chouette
+    cup = Knockout(("Anna", "Bo", "Cara")).record(0, 1, "Bo")
+    again = Knockout.from_json(json.loads(json.dumps(cup.to_json())))
+    assert again == cup and again.pending()[0].b == "Bo"

@@ -130,6 +130,13 @@ class Match:
         return {"players": list(self.players), "best_of": self.best_of,
                 "results": list(self.results), "score": self.score(), "winner": self.winner}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Match:
+        """Rebuild from :meth:`to_json` (only players, best_of and results are read)."""
+        a, b = (str(p) for p in data["players"])
+        return cls((a, b), int(data["best_of"]),
+                   tuple(None if r is None else str(r) for r in data["results"]))
+
 
 def seat_for_game(game: Game, players: tuple[str, str],
                   opener: str | None) -> tuple[Game, tuple[str, str]]:
@@ -279,6 +286,11 @@ class Chouette:
                 "table": list(self.table), "waiting": list(self.waiting),
                 "standings": [{"player": s.player, "played": s.played, "won": s.won,
                                "lost": s.lost} for s in self.standings()]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Chouette:
+        """Rebuild from :meth:`to_json` (only the order and the results are read)."""
+        return cls(tuple(str(p) for p in data["order"]), tuple(str(r) for r in data["results"]))
 
 
 def play_chouette(game: Game, order: Sequence[str], games: int, play: PlayGame) -> Chouette:
@@ -463,6 +475,12 @@ class Knockout:
                 "rounds": [[{"a": p.a, "b": p.b, "winner": p.winner, "bye": p.bye}
                             for p in pairings] for pairings in self._rounds],
                 "champion": self.champion}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Knockout:
+        """Rebuild from :meth:`to_json` (only the seeds and the results are read)."""
+        return cls(tuple(str(p) for p in data["seeds"]),
+                   tuple((int(r), int(s), str(w)) for r, s, w in data["results"]))
 
 
 def play_knockout(game: Game, seeds: Sequence[str], best_of: int, play: PlayGame,
