@@ -337,3 +337,16 @@ def test_every_format_survives_json():
     cup = Knockout(("Anna", "Bo", "Cara")).record(0, 1, "Bo")
     again = Knockout.from_json(json.loads(json.dumps(cup.to_json())))
     assert again == cup and again.pending()[0].b == "Bo"
+
+
+@pytest.mark.parametrize("command", [
+    ("match", "--players", "bot:strong,bot:random", "--best-of", "5"),
+    ("chouette", "--players", "bot:strong,bot:random,bot:random", "--games", "4"),
+])
+def test_match_and_chouette_json_is_only_json(command):
+    import json
+
+    result = cli(*command, "--seed", "5", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["results"]

@@ -134,7 +134,7 @@ def match_command(
     game = two_player_game(game_name, preset, rule)
     pair = (seating.names[0], seating.names[1])
     check_best_of(best_of)
-    match = play_match(game, pair, best_of, logged_play(seating))
+    match = play_match(game, pair, best_of, seating.play if as_json else logged_play(seating))
     if as_json:
         console.print_json(json.dumps(match.to_json(), ensure_ascii=False))
         return
@@ -165,7 +165,8 @@ def chouette_command(
             console.print(f"{label}: " + ", ".join(f"{n} {f}" for n, f in rolls),
                           highlight=False)
         console.print("Order: " + ", ".join(roll_off.order), highlight=False)
-    chouette = play_chouette(game, roll_off.order, games, logged_play(seating))
+    chouette = play_chouette(game, roll_off.order, games,
+                             seating.play if as_json else logged_play(seating))
     if as_json:
         data: dict[str, Any] = chouette.to_json()
         data["rolls"] = [[list(r) for r in rolls] for rolls in roll_off.rounds]
