@@ -455,3 +455,17 @@ def test_reroll_odds_agree_with_exact_enumeration():
                 best = max(best, chance)
             got = table.reach(POKER, target.strength, 1)[table.index[faces]]
             assert got == pytest.approx(float(best)), (faces, str(target))
+
+
+def test_odds_for_each_reroll_choice():
+    game = load("poker_dice")
+    rows = game.odds(hand="5A", dice="A A J 9 A")
+    assert rows[0] == {"reroll": "-", "keep": "A A A J 9", "at_least": 0.0}
+    assert rows[1]["reroll"] == "J 9" and rows[1]["keep"] == "A A A"
+    assert rows[1]["at_least"] == pytest.approx((11 / 36) ** 2)  # each die: 1/6 + 5/6 · 1/6
+    one = game.odds(hand="3T 2x9", dice="T T T A Q", rerolls="1")
+    assert next(r for r in one if r["reroll"] == "A Q")["at_least"] == pytest.approx(16 / 36)
+    for bad in ({"dice": "A A"}, {"hand": "5A", "dice": "A A J 9"},
+                {"hand": "5A", "dice": "A A J 9 A", "rerolls": "3"}):
+        with pytest.raises((RuleError, IllegalAction)):
+            game.odds(**bad)

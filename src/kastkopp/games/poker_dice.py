@@ -480,9 +480,13 @@ class Reroll(Action):
     dice: str = POKER
 
     def __str__(self) -> str:
-        symbols = SYMBOLS[self.dice]
-        shown = sorted(self.faces, key=lambda f: face_rank(f, self.dice), reverse=True)
-        return "reroll " + " ".join(symbols[f - 1] for f in shown)
+        return "reroll " + faces_text(self.faces, self.dice)
+
+
+def faces_text(faces: Faces, dice: str = POKER) -> str:
+    """Some dice, the highest first: ``Q T 9``."""
+    shown = sorted(faces, key=lambda f: face_rank(f, dice), reverse=True)
+    return " ".join(SYMBOLS[dice][f - 1] for f in shown)
 
 
 @dataclass(frozen=True)
@@ -897,19 +901,52 @@ class PokerDice(Game):
                 Doubt(), Accept()]
 
     def odds(self, **params: str) -> list[dict[str, Any]]:
-        """Without parameters: each class of hand, the chance in one throw (exactly and at
-        least). With ``hand=3T A Q``: the chance of reaching at least that hand with one,
-        two or three throws, picking up the best dice each time."""
-        unknown = set(params) - {"hand"}
+        """Odds from the rules, in three forms:
+
+        - no parameters: each class of hand, the chance in one throw (exactly, at least);
+        - ``hand=3T A Q``: the chance of reaching at least that hand with one, two or three
+          throws, picking up the best dice each time;
+        - ``hand=3T A Q dice=T T 9 A Q [rerolls=2]``: for every choice of dice to pick up
+          from those five, the chance of reaching the hand with that many rerolls left
+          (the first one the choice made now, the rest chosen as well as possible).
+        """
+        known = {"hand", "dice", "rerolls"}
+        unknown = set(params) - known
         if unknown:
-            raise RuleError(f"unknown odds parameter '{sorted(unknown)[0]}' (parameters: hand)")
+            raise RuleError(f"unknown odds parameter '{sorted(unknown)[0]}' "
+                            f"(parameters: {', '.join(sorted(known))})")
         dice = self.rules.dice
+        if ("dice" in params or "rerolls" in params) and "hand" not in params:
+            raise RuleError("say which hand to reach, e.g. hand='3T A Q'")
         if "hand" in params:
             target = parse_hand(params["hand"], dice)
             table = reroll_table()
-            return [{"hand": str(target), "name": target.name(), "throws": n,
-                     "at_least": table.fresh(dice, target.strength, n)}
-                    for n in range(1, self.rules.throws + 1)]
+            if "dice" not in params:
+                return [{"hand": str(target), "name": target.name(), "throws": n,
+                         "at_least": table.fresh(dice, target.strength, n)}
+                        for n in range(1, self.rules.throws + 1)]
+            mine = Hand.of(parse_faces(params["dice"], dice), dice)
+            if len(mine.faces) != 5:
+                raise RuleError(f"give all five dice, not {len(mine.faces)} "
+                                "(e.g. dice='T T 9 A Q')")
+            try:
+                rerolls = int(params.get("rerolls", self.rules.throws - 1))
+            except ValueError:
+                raise RuleError(f"rerolls is a whole number, not '{params['rerolls']}'") \
+                    from None
+            if not 1 <= rerolls <= self.rules.throws - 1:
+                raise RuleError(f"rerolls is 1 to {self.rules.throws - 1} under these rules")
+            choices = sorted(table.choice_chances(mine.faces, dice, target.strength, rerolls),
+                             key=lambda c: -c[1])
+            rows: list[dict[str, Any]] = []
+            for pick, chance in choices:
+                kept = remove(mine.faces, pick)
+                rows.append({"reroll": faces_text(pick, dice),
+                             "keep": faces_text(kept, dice) if kept else "-",
+                             "at_least": chance})
+            standing = {"reroll": "-", "keep": mine.dice_text(),
+                        "at_least": 1.0 if mine >= target else 0.0}
+            return [standing, *rows]
         by_class = dict.fromkeys(HandClass, Fraction(0))
         for hand, p in hand_chances(dice).items():
             by_class[hand.hand_class] += p
