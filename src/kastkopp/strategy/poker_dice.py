@@ -12,6 +12,10 @@ announces its real hand when that is high enough, and otherwise rerolls towards 
 legal hand; out of throws, it bluffs the lowest legal hand (the most believable lie), now and
 then one step higher. Its first call is the truth, or a bluff of a middling hand when its
 throw is weak.
+
+The simple bot plays as a beginner does (keep the biggest group, doubt what one throw rarely
+reaches) and is the yardstick: ``kastkopp simulate poker_dice --players
+bot:strong,bot:simple`` shows how much the odds are worth.
 """
 
 from __future__ import annotations
@@ -119,6 +123,44 @@ def at_least_chances(dice: str) -> tuple[float, ...]:
     chances = hand_chances(dice)
     exactly = [float(chances[h]) for h in hands(dice)]
     return tuple(sum(exactly[i:]) for i in range(len(exactly)))
+
+
+@dataclass
+class SimplePokerDiceBot(Player):
+    """How a beginner plays: keeps its biggest group and throws the rest, says the truth
+    when it beats the claim, bluffs the lowest hand when it must, and doubts any claim that
+    one throw reaches less than half the time. A yardstick for the strong bot."""
+
+    rules: PokerDiceRules
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        kind = self.rules.dice
+        mine = Hand.of(view["your_faces"], kind)
+        rerolls = [a for a in legal if isinstance(a, Reroll)]
+        keep = mine.groups[0][1]  # the face of the biggest group (the higher one on a tie)
+        rest = tuple(f for f in mine.faces if f != keep)
+        if view["phase"] == "chase":
+            others = tuple(f for f in mine.faces if f != best_hand(kind).faces[0])
+            return Reroll(others, kind) if Reroll(others, kind) in legal else Accept()
+        if view["claim"] is None:
+            return Announce(mine)
+        claim = parse_hand(view["claim"], kind)
+        if Doubt() in legal and at_least_chances(kind)[claim.strength] < 0.5:
+            return Doubt()
+        if mine > claim:
+            return Announce(mine)
+        if rest and Reroll(rest, kind) in rerolls:
+            return Reroll(rest, kind)
+        announcements = [a for a in legal if isinstance(a, Announce)]
+        return announcements[0] if announcements else Doubt()
+
+
+@register_bot("poker_dice", "simple", "keeps its biggest group, truthful when it can, "
+              "doubts claims one throw rarely reaches")
+def simple(game: Game) -> Player:
+    assert isinstance(game.rules, PokerDiceRules)
+    return SimplePokerDiceBot(game.rules)
 
 
 @register_bot("poker_dice", "strong", "exact reroll odds, doubts unlikely announcements, "
