@@ -350,3 +350,23 @@ def test_match_and_chouette_json_is_only_json(command):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["results"]
+
+
+def test_every_game_of_a_match_leaves_a_log_that_replays(tmp_path):
+    import json
+
+    result = cli("match", "--players", "bot:strong,bot:random", "--best-of", "3", "--seed", "3",
+                 "--logs", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    logs = sorted(tmp_path.glob("game-*.json"))
+    assert len(logs) >= 2
+    winners = []
+    for path in logs:
+        table = Table.loads(path.read_text(encoding="utf-8"))
+        assert table.state.is_over()
+        winners.append(table.seats[table.state.outcome().winners[0]])
+    assert json.loads(logs[-1].read_text())["rules"]["opener"] in (1, 2)  # the winner opened
+    match = Match(("bot:strong", "bot:random"))
+    for winner in winners:
+        match = match.record(winner)
+    assert f"wins the match {match.players[0]} {match.score()}" in result.output

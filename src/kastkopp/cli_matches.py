@@ -15,6 +15,7 @@ import itertools
 import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -50,13 +51,18 @@ DEFAULT_GAME = "poker_dice"
 class Seating:
     """The players of a match or tournament, and how to play one game between two of them."""
 
-    def __init__(self, game_name: str, players: str, seed: int | None) -> None:
+    def __init__(self, game_name: str, players: str, seed: int | None,
+                 logs: Path | None = None) -> None:
         self.seats = parse_seats(players, game_name)
         self.names = seat_names(self.seats)
         self.bots = {name: seat.bot for name, seat in zip(self.names, self.seats, strict=True)}
         self.seed = seed
         self.numbers = itertools.count()
         self.rng = random.Random(seed)
+        self.logs = logs
+        self.played = 0
+        if logs is not None:
+            logs.mkdir(parents=True, exist_ok=True)
 
     def dice(self) -> DiceSource:
         """A fresh dice source for each game (reproducible with ``--seed``)."""
@@ -83,7 +89,13 @@ class Seating:
 
         if people:
             console.rule(f"{pair[0]} against {pair[1]}")
-        outcome = play_out(table, actors, self.rng, on_action=narrate)
+        self.played += 1
+        try:
+            outcome = play_out(table, actors, self.rng, on_action=narrate)
+        finally:
+            if self.logs is not None:  # every game's log, finished or not
+                path = self.logs / f"game-{self.played:03d}.json"
+                path.write_text(table.dumps(), encoding="utf-8")
         if people:
             console.print(game.render(table.state.view(None), names), highlight=False)
         if len(outcome.winners) != 1:
@@ -125,10 +137,11 @@ def match_command(
     preset: str = typer.Option(None, "--preset"),
     rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice"),
+    logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """A match of best of N games; the winner of each game starts the next."""
-    seating = Seating(game_name, players, seed)
+    seating = Seating(game_name, players, seed, logs)
     if len(seating.names) != 2:
         raise RuleError(f"a match is between two players, not {len(seating.names)}")
     game = two_player_game(game_name, preset, rule)
@@ -151,10 +164,11 @@ def chouette_command(
     preset: str = typer.Option(None, "--preset"),
     rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice"),
+    logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Chouette: a die each for the order, the winner stays, the loser queues at the end."""
-    seating = Seating(game_name, players, seed)
+    seating = Seating(game_name, players, seed, logs)
     if len(seating.names) < 3:
         raise RuleError("a chouette is for three or more players; two play a match")
     game = two_player_game(game_name, preset, rule)
@@ -195,10 +209,11 @@ def knockout_command(
     preset: str = typer.Option(None, "--preset"),
     rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice"),
+    logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """A knockout: the bracket (byes for the top seeds), every match best of N, a final."""
-    seating = Seating(game_name, players, seed)
+    seating = Seating(game_name, players, seed, logs)
     game = two_player_game(game_name, preset, rule)
     check_best_of(best_of)
     if seeding == "listed":
