@@ -437,7 +437,7 @@ def test_the_strong_bot_beats_random_play(preset):
 
 
 def test_the_strong_bot_beats_the_simple_bot():
-    # about 69% over 2000 games; 300 games fall below 58% with odds far under 1 in 1000
+    # about 70% over 2000 games; 300 games fall below 58% with odds far under 1 in 1000
     assert win_rate(load("poker_dice"), "strong", "simple", 300, 7) > 0.58
 
 
