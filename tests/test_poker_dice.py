@@ -476,3 +476,16 @@ def test_odds_for_each_reroll_choice():
                 {"hand": "5A", "dice": "A A J 9 A", "rerolls": "3"}):
         with pytest.raises((RuleError, IllegalAction)):
             game.odds(**bad)
+
+
+def test_the_strong_bot_believes_a_claim_made_without_rerolling_more():
+    bot = strong_bot()
+    opening = dealt().apply("announce 3K A Q")
+    first = bot.claim_true(opening.view(1), h("3K A Q"))
+    assert first == pytest.approx(bot.reached_fresh(h("3K A Q"), 1))
+    stood = dealt().apply("announce 2x9 A K Q").apply("announce 3K A Q")
+    assert bot.claim_true(stood.view(0), h("3K A Q")) > first
+    rerolled = dealt().apply("announce 2x9 A K Q").apply("reroll 9").resolve((1,))
+    rerolled = rerolled.apply("announce 3K A Q")
+    assert bot.claim_true(rerolled.view(0), h("3K A Q")) == pytest.approx(
+        bot.reached_fresh(h("3K A Q"), 2))
