@@ -342,6 +342,8 @@ KINDS = {
                                 ("first_throw_double", ["on", "off"]),
                                 ("order", ["free", "parts", "top-down"]),
                                 ("sheet", ["yatzy", "yahtzee", "terningspoker"])]),
+    "poker_dice": (["{n}", "won {n}", "draw"], [("best_of", ["1", "3", "5"]),
+                                                ("five_aces", ["on", "off"])]),
     "knack": (["Anna {points} Ben {points} won {n}", "double {n} won", "double {n} lost"],
               [("ante", ["1", "5"]), ("purse", ["20", "100"]), ("double_knock", ["on", "off"])]),
 }
@@ -519,3 +521,37 @@ def test_seed_003_setting_names_are_understood_and_written_as_the_games():
     history = History(Sheet.new("liars_dice", ["Anna", "Ben"])).do("set exactCall=false")
     assert history.changes == ("set exact_call=off",)
     assert history.sheet.set_rule("keepEliminated", "false").rules.keep_eliminated is False
+
+
+# --------------------------------------------------------------------------- Liar Dice
+
+
+def test_liar_dice_match_is_won_by_the_first_to_more_than_half():
+    sheet = Sheet.new("poker_dice", ["Anna", "Bo"]).add("Anna").add("draw").add("won Bo")
+    assert not sheet.derive().finished
+    sheet = sheet.add("Anna")
+    derived = sheet.derive()
+    assert derived.finished and [w.name for w in derived.winners] == ["Anna"]
+    assert derived.grid[2][1:3] == ("=", "=")  # a drawn game counts for nobody
+    with pytest.raises(IllegalAction, match="the match is over: Anna 2, Bo 1"):
+        sheet.add("Bo")
+    longer = sheet.set_rule("best_of", "5")
+    assert not longer.derive().finished and totals(longer) == {"Anna": 2, "Bo": 1}
+    with pytest.raises(RuleError, match="odd number"):
+        sheet.set_rule("best_of", "4")
+    flagged = sheet.set_rule("five_aces", "off").derive()
+    assert "five aces" in flagged.flags[0].reason and flagged.flags[0].entry == 1
+
+
+def test_liar_dice_chouette_the_winner_stays_the_loser_queues():
+    sheet = Sheet.new("poker_dice", ["Anna", "Bo", "Cara"]).add("Bo").add("Cara")
+    with pytest.raises(IllegalAction, match="Bo was not at the table \\(Cara against Anna\\)"):
+        sheet.add("Bo")
+    sheet = sheet.insert("Dan").add("Cara").add("Cara")  # Dan joins the end of the queue
+    derived = sheet.derive()
+    assert derived.grid[3][1:5] == ("lost", None, "won", None)
+    assert derived.grid[4][1:5] == (None, "lost", "won", None)
+    # by games won, then fewest lost: Dan, who has not played yet, is ahead of Anna
+    assert {s.name: (s.place, s.count, s.extra["lost"]) for s in derived.standings} == {
+        "Anna": (4, 0, 2), "Bo": (2, 1, 2), "Cara": (1, 3, 0), "Dan": (3, 0, 0)}
+    assert not derived.finished

@@ -243,3 +243,16 @@ def test_edit_fixes_an_entry_that_a_rule_change_flagged(tmp_path):
     assert "!" not in output and "finished: Anna wins" in output
     assert shown(path)["entries"] == ["loss Ben", "loss Cara"]
     refused("edit", path, "3", "Anna", fragment="there is no entry 3")
+
+
+def test_a_liar_dice_match_best_of_five_through_the_command_line(tmp_path):
+    path = tmp_path / "menteur.sheet"
+    ok("new", "poker_dice", "--preset", "best_of_5", "--players", "Anna,Bo", path)
+    for winner in ["Anna", "Bo", "draw", "Bo", "Anna"]:
+        ok("add", path, winner)
+    assert shown(path)["finished"] is False
+    output = ok("add", path, "won", "Anna")
+    assert "finished: Anna wins" in output
+    assert [(p["name"], p["place"], p["wins"]) for p in shown(path)["players"]] == [
+        ("Anna", 1, 3), ("Bo", 2, 2)]
+    refused("add", path, "Bo", fragment="the match is over: Anna 3, Bo 2")
