@@ -37,6 +37,7 @@ from kastkopp.engine import (
     verify_log,
 )
 from kastkopp.strategy import bot_help, bot_names, make_bot
+from kastkopp.strategy.cli import register as register_solvers
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="kastkopp — the Scandinavian dice games.")
@@ -475,6 +476,9 @@ def odds_command(
     for row in rows:
         table.add_row(*(_format_cell(row[c]) for c in columns))
     console.print(table)
+
+
+register_solvers(app)
 
 
 def main() -> None:

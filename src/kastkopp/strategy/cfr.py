@@ -73,7 +73,8 @@ class Leaf:
 
 
 class PublicGame(Protocol):
-    hands: tuple[int, int]
+    @property
+    def hands(self) -> tuple[int, int]: ...
 
     def chance(self) -> Array: ...
 

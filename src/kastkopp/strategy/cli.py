@@ -1,0 +1,108 @@
+"""``kastkopp solve`` and ``kastkopp advise``: the solvers and the advisor on the command line.
+
+The commands take their rules the way the rest of the command line does (``--preset``,
+``--rule name=value``) and print a table, or JSON with ``--json``. Anything slow shows a
+progress bar on the terminal (never in the JSON on standard output).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table as RichTable
+
+solve_app = typer.Typer(no_args_is_help=True, add_completion=False,
+                        help="Solve a game: its value and how to play it.")
+advise_app = typer.Typer(no_args_is_help=True, add_completion=False,
+                         help="What to do now, in numbers, from a solved table.")
+
+console = Console()
+errors = Console(stderr=True, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``solve`` and ``advise`` to the main command line."""
+    app.add_typer(solve_app, name="solve")
+    app.add_typer(advise_app, name="advise")
+
+
+def friendly(func: F) -> F:
+    """The main command line's one-line errors (looked up when called: it imports us)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from kastkopp.cli import friendly as main_friendly
+
+        return main_friendly(func)(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _rules(rule_class: Any, preset: str | None, pairs: list[str]) -> Any:
+    from kastkopp.cli import parse_rules
+
+    return rule_class.make(preset, **parse_rules(pairs))
+
+
+@contextmanager
+def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on the terminal; yields ``update(done)``."""
+    with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def _print_json(data: Any) -> None:
+    console.print_json(json.dumps(data, ensure_ascii=False))
+
+
+def _percent(p: Any) -> str:
+    return "" if p is None else f"{p:.1%}"
+
+
+# --------------------------------------------------------------------------- Slosch
+
+
+@solve_app.command("mia")
+@friendly
+def solve_mia(
+    preset: str = typer.Option(None, "--preset"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    passes: int = typer.Option(2, "--passes", min=0, max=5,
+                               help="how often one claim may be passed on in a row"),
+    target: float = typer.Option(1e-5, "--target", min=1e-9, max=0.1,
+                                 help="exploitability to reach in every subgame, in lives"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Heads-up Slosch: the equilibrium of one exchange (announce, believe, call, pass)."""
+    from kastkopp.games.mia import MiaRules
+    from kastkopp.strategy.mia_equilibrium import solve
+
+    rules = _rules(MiaRules, preset, rule)
+    with _progress("solving", len(rules.values)) as update:
+        eq = solve(rules, passes=passes, target=target,
+                   progress=lambda done, total: update(done))
+    data = eq.to_json()
+    if as_json:
+        _print_json(data)
+        return
+    console.print(f"First player's value: [bold]{eq.value:+.4f}[/] lives per exchange "
+                  f"(exploitability {eq.exploitability:.1e}, {eq.seconds:.1f} s)")
+    table = RichTable(title="The opening announcement, and how it is answered")
+    for column in ("value", "truth", "bluff", "claimed", "true", "call", "roll", "pass"):
+        table.add_column(column, justify="right")
+    for row in data["opening"]:
+        table.add_row(row["value"], *(_percent(row.get(c)) for c in
+                                      ("truth", "bluff", "claimed", "true", "call", "roll",
+                                       "pass")))
+    console.print(table)
