@@ -36,6 +36,7 @@ from kastkopp.engine import (
     registered,
     verify_log,
 )
+from kastkopp.games.yatzy import check_row
 from kastkopp.strategy import bot_help, bot_names, make_bot
 from kastkopp.strategy.cli import register as register_solvers
 
@@ -476,6 +477,34 @@ def odds_command(
     for row in rows:
         table.add_row(*(_format_cell(row[c]) for c in columns))
     console.print(table)
+
+
+# --------------------------------------------------------------------------- score (Yatzy)
+
+
+@app.command("score")
+@friendly
+def score_command(
+    ruleset: str = typer.Argument(..., metavar="RULESET",
+                                  help="yatzy, maxi, yahtzee, tarningspoker or terningspoker"),
+    row: str = typer.Argument(..., metavar="ROW", help="a row, e.g. pair, full-house, kåk"),
+    dice: list[str] = typer.Argument(..., metavar="DICE", help="the dice, e.g. 3 3 5 5 5"),
+    first_throw: bool = typer.Option(False, "--first-throw",
+                                     help="the dice were the turn's first throw"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """What a row of a Yatzy-family sheet scores for some dice (to check a paper sheet)."""
+    entry = check_row(ruleset, row, " ".join(dice), first_throw, **parse_rules(rule))
+    if as_json:
+        console.print_json(json.dumps(entry, ensure_ascii=False))
+        return
+    thrown = " ".join(map(str, entry["dice"])) + (" on the first throw" if first_throw else "")
+    written = {"-": "a dash (not made)"}.get(str(entry["written"]), str(entry["written"]))
+    if entry["written"] == 0 and not entry["made"]:
+        written = "0 (not made)"
+    console.print(f"{entry['title']} · {entry['label']} with {thrown}: {written}",
+                  highlight=False)
 
 
 register_solvers(app)

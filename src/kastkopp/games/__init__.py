@@ -6,6 +6,6 @@
 """
 
 from kastkopp.engine import load, registered
-from kastkopp.games import mia
+from kastkopp.games import mia, yatzy
 
-__all__ = ["load", "mia", "registered"]
+__all__ = ["load", "mia", "registered", "yatzy"]
