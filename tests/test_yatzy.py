@@ -7,6 +7,8 @@ import random
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
@@ -51,6 +53,75 @@ def with_sheet(state, seat=0, **cells):
 
 def written(state, seat, row):
     return state.cells(seat)[row]
+
+
+# --------------------------------------------------------------------------- every row
+
+UPPER_5 = {"ones": ((1, 1, 4, 5, 6), 2), "twos": ((2, 2, 2, 5, 6), 6),
+           "threes": ((3, 3, 3, 3, 6), 12), "fours": ((4, 1, 2, 3, 5), 4),
+           "fives": ((5, 5, 5, 5, 5), 25), "sixes": ((6, 6, 1, 2, 3), 12)}
+# One made example of every row of every rule set, with what it scores.
+EVERY_ROW = {
+    "yatzy": {**UPPER_5, "pair": ((5, 5, 6, 6, 1), 12), "two-pairs": ((1, 1, 6, 6, 6), 14),
+              "three-kind": ((2, 2, 2, 6, 6), 6), "four-kind": ((6, 6, 6, 6, 1), 24),
+              "small-straight": ((1, 2, 3, 4, 5), 15),
+              "large-straight": ((2, 3, 4, 5, 6), 20), "full-house": ((1, 1, 6, 6, 6), 20),
+              "chance": ((1, 1, 6, 6, 6), 20), "yatzy": ((1, 1, 1, 1, 1), 50)},
+    "maxi": {"ones": ((1, 1, 1, 4, 5, 6), 3), "twos": ((2, 2, 2, 2, 2, 2), 12),
+             "threes": ((3, 3, 3, 3, 6, 6), 12), "fours": ((4, 4, 4, 4, 4, 1), 20),
+             "fives": ((5, 1, 2, 3, 4, 6), 5), "sixes": ((6, 6, 6, 6, 6, 6), 36),
+             "pair": ((1, 1, 2, 2, 3, 4), 4), "two-pairs": ((1, 1, 2, 2, 3, 3), 10),
+             "three-pairs": ((1, 1, 2, 2, 3, 3), 12), "three-kind": ((6, 6, 6, 6, 1, 2), 18),
+             "four-kind": ((5, 5, 5, 5, 5, 5), 20), "five-kind": ((2, 2, 2, 2, 2, 6), 10),
+             "small-straight": ((1, 1, 2, 3, 4, 5), 15),
+             "large-straight": ((2, 3, 4, 5, 6, 1), 20),
+             "full-straight": ((6, 5, 4, 3, 2, 1), 21), "full-house": ((1, 1, 1, 2, 2, 6), 7),
+             "villa": ((6, 6, 6, 1, 1, 1), 21), "tower": ((1, 1, 1, 1, 6, 6), 16),
+             "chance": ((1, 2, 3, 4, 5, 6), 21), "yatzy": ((1, 1, 1, 1, 1, 1), 100)},
+    "yahtzee": {**UPPER_5, "three-kind": ((2, 2, 2, 6, 6), 18),
+                "four-kind": ((6, 6, 6, 6, 1), 25), "full-house": ((1, 1, 6, 6, 6), 25),
+                "small-straight": ((6, 5, 4, 3, 3), 30),
+                "large-straight": ((1, 2, 3, 4, 5), 40), "yatzy": ((3, 3, 3, 3, 3), 50),
+                "chance": ((1, 1, 6, 6, 6), 20)},
+    "tarningspoker": {**UPPER_5, "three-kind": ((4, 4, 4, 1, 1), 14),
+                      "four-kind": ((3, 3, 3, 3, 3), 15), "full-house": ((4, 4, 4, 1, 1), 25),
+                      "small-straight": ((2, 3, 4, 5, 1), 30),
+                      "large-straight": ((2, 3, 4, 5, 6), 40),
+                      "yatzy": ((6, 6, 6, 6, 6), 50), "chance": ((2, 3, 4, 5, 1), 15)},
+    "terningspoker": {"ones": ((1, 1, 4, 5, 6), -1), "twos": ((2, 2, 2, 5, 6), 0),
+                      "threes": ((3, 3, 3, 3, 6), 3), "fours": ((4, 1, 2, 3, 5), -8),
+                      "fives": ((5, 5, 5, 5, 5), 10), "sixes": ((1, 2, 3, 4, 5), -18),
+                      "pair": ((5, 5, 6, 6, 1), 12), "two-pairs": ((1, 1, 6, 6, 6), 14),
+                      "three-kind": ((2, 2, 2, 6, 6), 6),
+                      "small-straight": ((1, 2, 3, 4, 5), 15),
+                      "large-straight": ((2, 3, 4, 5, 6), 20),
+                      "full-house": ((1, 1, 6, 6, 6), 20), "four-kind": ((6, 6, 6, 6, 1), 24),
+                      "yatzy": ((1, 1, 1, 1, 1), 55), "chance": ((1, 1, 6, 6, 6), 20)},
+}
+
+
+def test_the_examples_cover_every_row_of_every_rule_set():
+    assert set(EVERY_ROW) == set(YatzyRules.PRESETS)
+    for preset, rows in EVERY_ROW.items():
+        assert tuple(rows) == YatzyRules.make(preset).rows, preset
+
+
+@pytest.mark.parametrize(("preset", "row", "dice", "points"), [
+    (preset, row, dice, points) for preset, rows in EVERY_ROW.items()
+    for row, (dice, points) in rows.items()])
+def test_every_row_of_every_rule_set(preset, row, dice, points):
+    assert score(row, dice, YatzyRules.make(preset)) == points
+
+
+@given(preset=st.sampled_from(sorted(YatzyRules.PRESETS)), data=st.data(),
+       first=st.booleans())
+def test_a_row_scores_the_same_whatever_order_the_dice_lie_in(preset, data, first):
+    rules = YatzyRules.make(preset)
+    dice = data.draw(st.lists(st.integers(1, 6), min_size=rules.dice, max_size=rules.dice))
+    shuffled = data.draw(st.permutations(dice))
+    for row in rules.rows:
+        assert score(row, tuple(dice), rules, first) == score(row, tuple(shuffled), rules, first)
+    assert score("chance", tuple(dice), rules, first) == sum(dice)
 
 
 # --------------------------------------------------------------------------- Scandinavian Yatzy
@@ -169,6 +240,25 @@ def test_maxi_bonus_is_100_at_84():
     assert short.bonus(0) == 0
 
 
+def test_maxi_saves_unused_throws_for_the_players_later_turns():
+    state = start("maxi").resolve((1, 2, 3, 4, 5, 6)).apply("score full-straight")
+    assert state.saved == (2, 0)
+    state = state.resolve((1, 1, 2, 2, 3, 3)).apply("score three-pairs")  # Ben saves 2 too
+    assert state.throws() == 5
+    state = state.resolve((1, 1, 2, 2, 3, 3))
+    for _ in range(4):
+        state = state.apply("keep").resolve((1, 1, 2, 2, 3, 3))
+    assert state.throw == 5 and state.saved == (2, 2)
+    with pytest.raises(IllegalAction, match="thrown 5 times"):
+        state.apply("keep")
+    assert state.apply("score chance").saved == (0, 2)
+
+
+def test_saved_throws_are_a_house_rule():
+    state = start("maxi", saved_throws=False).resolve((1, 2, 3, 4, 5, 6))
+    assert state.apply("score full-straight").saved == (0, 0)
+
+
 # --------------------------------------------------------------------------- Yahtzee
 
 
@@ -234,6 +324,13 @@ def test_yahtzee_bonus_is_100_per_extra_yahtzee_when_the_box_holds_50():
     after = state.apply("score twos")
     assert after.extras == (1, 0)
     assert after.total(0) == 50 + 10 + 100
+
+
+def test_the_yahtzee_bonus_has_its_own_line_on_the_sheet():
+    state = with_sheet(start("yahtzee"), yatzy=50).resolve((2, 2, 2, 2, 2)).apply("score twos")
+    text = state.game.render(state.view(None), ["Anna", "Ben"])
+    line = next(line for line in text.splitlines() if line.startswith("Yahtzee bonus"))
+    assert line.split()[2:] == ["100", "."]
 
 
 def test_no_yahtzee_bonus_when_the_box_holds_zero_but_the_joker_still_applies():
@@ -618,6 +715,17 @@ def test_the_terningspoker_sheet_shows_dashes_average_and_result():
     assert "Poker" in text and "Lille lige" in text
 
 
+def test_a_finished_game_replays_from_its_log_to_the_same_sheets():
+    game = load("yatzy", preset="yahtzee", players=2)
+    table = Table(game, dice=SeededDice(8))
+    play_out(table, [make_bot(game, "greedy"), make_bot(game, "random")], random.Random(8))
+    replayed = Table.loads(table.dumps())
+    assert replayed.state == table.state and replayed.state.is_over()
+    names = ["Anna", "Ben"]
+    assert game.render(replayed.state.view(None), names) == \
+        game.render(table.state.view(None), names)
+
+
 # --------------------------------------------------------------------------- odds and bots
 
 
@@ -733,7 +841,7 @@ def test_play_terningspoker_with_two_people_and_a_bot_to_the_final_table():
 
 
 def test_simulate_shows_greedy_beating_random():
-    result = run("simulate", "yatzy", "--players", "bot:greedy,bot:random", "--games", "30",
+    result = run("simulate", "yatzy", "--players", "bot:greedy,bot:random", "--games", "12",
                  "--seed", "1", "--json")
     assert result.exit_code == 0, result.output
     greedy, rand = json.loads(result.output)["results"]

@@ -48,8 +48,11 @@ Decisions where the seeds and the digest are silent, taken as players take them:
   (Full House and the straights then score full value); otherwise in any open upper row.
   The 100 bonus is paid only if the Yahtzee row holds 50.
 - Keeping all the dice would roll nothing, so it is not a throw: score a row instead.
-- Maxi Yatzy's saved throws are not played; every turn has ``throws`` throws. Some
-  tables pay 50 at 75 in Maxi; that is ``bonus=50 bonus_at=75``.
+- Maxi Yatzy saves the throws a player does not use for the player's later turns
+  (``saved_throws``); a turn may then have more than three throws.
+  Some tables pay 50 at 75 in Maxi; that is ``bonus=50 bonus_at=75``.
+- The sheet's language is the house rule ``lang`` (en, sv, da) and no preset changes it;
+  row names are read in all three languages whatever it is.
 - With two players, seat 0 plays white and seat 1 black (for the statistics of won games,
   as seed 001's site keeps them).
 
@@ -67,7 +70,7 @@ Usage::
     >>> state = state.apply("score yatzy")
     >>> state.view(None)["totals"]
     [0, 0]
-    >>> score("small-straight", (1, 2, 3, 3, 4), game.rules.make("tarningspoker"))
+    >>> score("small-straight", (1, 2, 3, 3, 4), YatzyRules.make("tarningspoker"))
     30
 """
 
@@ -130,6 +133,8 @@ class YatzyRules(Rules):
                                                                      "terningspoker"))
     dice: int = rule(5, "number of dice (6: Maxi Yatzy)", choices=(5, 6))
     throws: int = rule(3, "throws per turn, the first included", min=1, max=5)
+    saved_throws: bool = rule(False, "throws not used are saved for the player's later turns "
+                              "(Maxi Yatzy)")
     order: str = rule("free", "free: any open row; parts: the upper part first; "
                       "top-down: rows filled top to bottom",
                       choices=("free", "parts", "top-down"))
@@ -163,7 +168,8 @@ class YatzyRules(Rules):
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "yatzy": {},
-        "maxi": {"dice": 6, "bonus": 100, "bonus_at": 84, "yatzy_score": 100},
+        "maxi": {"dice": 6, "bonus": 100, "bonus_at": 84, "yatzy_score": 100,
+                 "saved_throws": True},
         "yahtzee": {"sheet": "yahtzee", "bonus": 35, "kinds": "all", "small_straight": 30,
                     "large_straight": 40, "full_house": 25, "yatzy_bonus": 100,
                     "joker": True},
@@ -176,7 +182,8 @@ class YatzyRules(Rules):
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
         "yatzy": "Scandinavian Yatzy: 15 rows, bonus 50 at 63",
-        "maxi": "Maxi Yatzy: six dice, 20 rows, bonus 100 at 84, Maxi Yatzy 100",
+        "maxi": "Maxi Yatzy: six dice, 20 rows, bonus 100 at 84, Maxi Yatzy 100, "
+                "unused throws saved",
         "yahtzee": "official Yahtzee: bonus 35 at 63, 100 per extra Yahtzee, jokers",
         "tarningspoker": "seed 001's Tärningspoker: 13 rows, no bonus",
         "terningspoker": "seed 004's Terningspoker: part 1 against three, first throw "
@@ -184,11 +191,14 @@ class YatzyRules(Rules):
     }
 
     @property
+    def sheet_name(self) -> str:
+        """The sheet played: the Yatzy sheet with six dice is Maxi Yatzy's."""
+        return "maxi" if self.sheet == "yatzy" and self.dice == 6 else self.sheet
+
+    @property
     def rows(self) -> tuple[str, ...]:
         """The rows of this sheet, top to bottom."""
-        if self.sheet == "yatzy" and self.dice == 6:
-            return SHEETS["maxi"]
-        return SHEETS[self.sheet]
+        return SHEETS[self.sheet_name]
 
     @property
     def runs(self) -> bool:
@@ -375,6 +385,9 @@ _LABELS: dict[str, dict[str, str]] = {
 }
 # The names each sheet's own players write (seed 001 is Swedish, seed 004 Danish).
 _SHEET_LABELS: dict[tuple[str, str], dict[str, str]] = {
+    ("maxi", "en"): {"yatzy": "Maxi Yatzy"},
+    ("maxi", "sv"): {"yatzy": "Maxi Yatzy"},
+    ("maxi", "da"): {"yatzy": "Maxi Yatzy"},
     ("yahtzee", "en"): {"yatzy": "Yahtzee", "extra": "Yahtzee bonus"},
     ("yahtzee", "sv"): {"three-kind": "Triss", "full-house": "Fullt hus", "yatzy": "Femtal"},
     ("terningspoker", "en"): {"yatzy": "Poker"},
@@ -434,7 +447,7 @@ def parse_row(text: str, rules: YatzyRules | None = None) -> str:
     """
     word = _normal(text)
     if rules is not None:
-        own = {_normal(label(row, lang, rules.sheet)): row
+        own = {_normal(label(row, lang, rules.sheet_name)): row
                for lang in ("en", "sv", "da") for row in reversed(rules.rows)}
         if word in own:
             return own[word]
@@ -478,7 +491,7 @@ class Score(Action):
 
 _KEEP_WORDS = ("keep", "hold", "spara", "behåll", "behold", "gem")
 _REROLL_WORDS = ("reroll", "roll", "slå", "kast")
-_SCORE_WORDS = ("score", "skriv", "sätt", "write", "stryk", "scratch")
+_SCORE_WORDS = ("score", "write", "skriv", "sätt")
 
 
 def parse_action(text: str, rules: YatzyRules | None = None) -> Action:
@@ -516,6 +529,7 @@ class YatzyState(State):
     game: Yatzy
     sheets: tuple[tuple[Cell, ...], ...]
     extras: tuple[int, ...]  # extra Yatzy bonuses paid to each player
+    saved: tuple[int, ...]  # throws each player has saved for later turns
     player: int = 0
     throw: int = 0  # throws made this turn
     dice: Faces = ()  # the dice after the last throw, sorted; () while rolling
@@ -536,11 +550,12 @@ class YatzyState(State):
     def cells(self, seat: int) -> dict[str, Cell]:
         return dict(zip(self.rules.rows, self.sheets[seat], strict=True))
 
+    # every sheet starts with the six upper rows
     def upper_sum(self, seat: int) -> int:
-        return sum(c for r, c in self.cells(seat).items() if r in FACE and isinstance(c, int))
+        return sum(c for c in self.sheets[seat][:6] if isinstance(c, int))
 
     def upper_complete(self, seat: int) -> bool:
-        return all(c is not None for r, c in self.cells(seat).items() if r in FACE)
+        return None not in self.sheets[seat][:6]
 
     def bonus(self, seat: int) -> int:
         earned = self.rules.bonus_earned(self.upper_sum(seat), self.upper_complete(seat))
@@ -561,6 +576,10 @@ class YatzyState(State):
 
     def open_rows(self, seat: int) -> list[str]:
         return [r for r, c in self.cells(seat).items() if c is None]
+
+    def throws(self) -> int:
+        """The throws the player to move has this turn (with any saved ones)."""
+        return self.rules.throws + self.saved[self.player]
 
     def joker(self) -> bool:
         return joker_applies(self.rules, self.cells(self.player), self.dice)
@@ -591,7 +610,7 @@ class YatzyState(State):
         if self.phase != CHOOSE:
             return []
         actions: list[Action] = [Score(row) for row in self.playable_rows()]
-        if self.throw < self.rules.throws:
+        if self.throw < self.throws():
             actions += [Keep(k) for k in sub_multisets(self.dice) if len(k) < len(self.dice)]
         return actions
 
@@ -604,8 +623,8 @@ class YatzyState(State):
 
     def _keep(self, keep: Faces) -> YatzyState:
         playable = ", ".join(self.playable_rows())
-        if self.throw >= self.rules.throws:
-            raise IllegalAction(f"you have thrown {self.rules.throws} times; score a row "
+        if self.throw >= self.throws():
+            raise IllegalAction(f"you have thrown {self.throws()} times; score a row "
                                 f"({playable})")
         have = Counter(self.dice)
         missing = Counter(keep) - have
@@ -639,9 +658,14 @@ class YatzyState(State):
         extras = self.extras
         if extra_yatzy(rules, cells, self.dice):
             extras = tuple(n + (s == seat) for s, n in enumerate(extras))
+        saved = self.saved
+        if rules.saved_throws:
+            saved = tuple(self.throws() - self.throw if s == seat else n
+                          for s, n in enumerate(saved))
         sheet = tuple(cell if r == row else c for r, c in cells.items())
         sheets = tuple(sheet if s == seat else other for s, other in enumerate(self.sheets))
-        return replace(self, sheets=sheets, extras=extras, throw=0, dice=(), kept=None,
+        return replace(self, sheets=sheets, extras=extras, saved=saved, throw=0, dice=(),
+                       kept=None,
                        player=(seat + 1) % self.game.players,
                        last=(seat, row, self.dice, cell))
 
@@ -669,6 +693,7 @@ class YatzyState(State):
     def view(self, seat: int | None) -> dict[str, Any]:
         n = self.game.players
         phase = self.phase
+        totals = self.totals()
         view: dict[str, Any] = {
             "game": "yatzy",
             "seat": seat,
@@ -679,18 +704,20 @@ class YatzyState(State):
                          - len(self.open_rows(self.player)) + (phase != OVER)),
             "rounds": len(self.rules.rows),
             "throw": self.throw,
-            "throws": self.rules.throws,
+            "throws": self.throws(),
+            "saved": list(self.saved),
             "dice": list(self.dice) if self.dice else None,
             "kept": None if self.kept is None else list(self.kept),
-            "title": TITLES.get(self.game.preset or "", TITLES[self.rules.sheet]),
-            "sheet": self.rules.sheet,
+            "title": TITLES.get(self.game.preset or "", TITLES[self.rules.sheet_name]),
+            "sheet": self.rules.sheet_name,
             "lang": self.rules.lang,
             "rows": list(self.rules.rows),
             "sheets": [list(s) for s in self.sheets],
             "upper": [self.upper_sum(s) for s in range(n)],
             "bonus": [self.bonus(s) for s in range(n)],
             "extras": list(self.extras),
-            "totals": list(self.totals()),
+            "extra_points": [count * self.rules.yatzy_bonus for count in self.extras],
+            "totals": list(totals),
             "bonus_rule": {"amount": self.rules.bonus, "at": self.rules.bonus_at}
             if self.rules.bonus else None,
             "last": None if self.last is None else {
@@ -702,8 +729,8 @@ class YatzyState(State):
         if phase == CHOOSE:
             view["options"] = self.options()
         if self.rules.result == "average":
-            view["average"] = sum(self.totals()) / n
-            view["results"] = list(self.results())
+            view["average"] = sum(totals) / n
+            view["results"] = [t - view["average"] for t in totals]
         if phase == OVER:
             view["outcome"] = self.outcome().to_json()
         return view
@@ -734,13 +761,14 @@ class Yatzy(Game):
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
-        # the default rules are the yatzy preset, so it is not played twice
-        return [(p, n) for p in YatzyRules.PRESETS for n in (1, 2)]
+        # the default rules are the yatzy preset, so it is not played twice; the player
+        # count changes nothing that differs between presets, so solitaire is played once
+        return [("yatzy", 1), *((p, 2) for p in YatzyRules.PRESETS)]
 
     def new_state(self) -> YatzyState:
         n = self.players
         return YatzyState(game=self, sheets=((None,) * len(self.rules.rows),) * n,
-                          extras=(0,) * n)
+                          extras=(0,) * n, saved=(0,) * n)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules)
@@ -756,7 +784,7 @@ class Yatzy(Game):
         if params:
             raise RuleError("the Yatzy odds table needs nothing given; choose the rule set "
                             "with --preset and --rule")
-        return [{"row": label(r, self.rules.lang, self.rules.sheet),
+        return [{"row": label(r, self.rules.lang, self.rules.sheet_name),
                  **{k: v for k, v in row_odds(r, self.rules).items() if k != "row"}}
                 for r in self.rules.rows]
 
@@ -791,7 +819,7 @@ def check_row(ruleset: str, row: str, dice: str, first_throw: bool = False,
                             f"{', '.join(rule_set.rows)})")
     points = score(key, faces, rule_set, first_throw)
     return {"ruleset": ruleset, "title": TITLES[ruleset], "row": key,
-            "label": label(key, rule_set.lang, rule_set.sheet), "dice": list(faces),
+            "label": label(key, rule_set.lang, rule_set.sheet_name), "dice": list(faces),
             "first_throw": first_throw, "made": points is not None,
             "points": points, "written": mark(points, rule_set)}
 
@@ -930,7 +958,8 @@ def render_sheet(view: dict[str, Any], names: Sequence[str], lang: str | None = 
                 rows.append((label("bonus", lang), [str(b) if b else "." for b in
                                                     view["bonus"]]))
     if any(view["extras"]):
-        rows.append((label("extra", lang, sheet), [str(e) for e in view["extras"]]))
+        rows.append((label("extra", lang, sheet), [str(e) if e else "." for e in
+                                                   view["extra_points"]]))
     rows.append((label("total", lang), [str(t) for t in view["totals"]]))
     if "results" in view:
         average = f"{view['average']:.1f}".removesuffix(".0")

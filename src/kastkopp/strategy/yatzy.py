@@ -66,11 +66,11 @@ def best_row(rules: YatzyRules, cells: dict[str, Cell], dice: Faces,
 
 
 @lru_cache(maxsize=512)
-def _stages(rules: YatzyRules, cells: tuple[tuple[str, Cell], ...]) -> list[list[float]]:
+def _stages(rules: YatzyRules, cells: tuple[tuple[str, Cell], ...],
+            rerolls: int) -> list[list[float]]:
     sheet = dict(cells)
     throws = Throws.of(rules.dice)
-    return throws.stages(lambda hand: best_row(rules, sheet, hand, False)[1],
-                         max(0, rules.throws - 2))
+    return throws.stages(lambda hand: best_row(rules, sheet, hand, False)[1], rerolls)
 
 
 def _sheet_key(cells: dict[str, Cell]) -> tuple[tuple[str, Cell], ...]:
@@ -95,8 +95,10 @@ class GreedyYatzyBot(Player):
         row, now = best_row(self.rules, cells, dice, view["throw"] == 1)
         rerolls = view["throws"] - view["throw"]
         if rerolls > 0:
-            stages = _stages(self.rules, _sheet_key(cells))
-            keep, expected = Throws.of(self.rules.dice).best_keep(dice, stages[rerolls - 1])
+            # at most two rerolls ahead: saved Maxi throws beyond that change little
+            depth = min(rerolls, 3) - 1
+            stages = _stages(self.rules, _sheet_key(cells), depth)
+            keep, expected = Throws.of(self.rules.dice).best_keep(dice, stages[depth])
             if expected > now + 1e-9 and Keep(keep) in legal:
                 return Keep(keep)
         return Score(row)
