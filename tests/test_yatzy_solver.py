@@ -222,3 +222,111 @@ def test_a_solved_table_is_cached_on_disk_and_reused(tmp_path):
 def test_a_forced_order_is_worth_less_than_a_free_one(tarningspoker, tmp_path):
     forced = solve(YatzyRules.make("tarningspoker", order="top-down"), directory=tmp_path)
     assert forced.expected_score < tarningspoker.expected_score - 10
+
+
+# --------------------------------------------------------------------------- bot and commands
+
+
+def test_the_optimal_bot_scores_the_solved_value_on_average(tarningspoker):
+    import random
+    import statistics
+
+    from kastkopp.dice import SeededDice
+    from kastkopp.engine import Table, load, play_out
+    from kastkopp.strategy import make_bot
+    from kastkopp.strategy.yatzy_optimal import _TABLES
+
+    game = load("yatzy", preset="tarningspoker", players=1)
+    _TABLES[game.rules] = tarningspoker
+    scores = []
+    for seed in range(30):
+        table = Table(game, dice=SeededDice(seed))
+        outcome = play_out(table, [make_bot(game, "optimal")], random.Random(seed))
+        scores.append(outcome.scores[0])
+    spread = statistics.stdev(scores) / len(scores) ** 0.5
+    assert abs(statistics.mean(scores) - tarningspoker.expected_score) < 3 * spread
+
+
+def test_the_optimal_bot_takes_the_advisors_first_choice(tarningspoker):
+    import random
+
+    from kastkopp.engine import load
+    from kastkopp.strategy import make_bot
+    from kastkopp.strategy.yatzy_optimal import _TABLES, position_from_view
+
+    game = load("yatzy", preset="tarningspoker", players=1)
+    _TABLES[game.rules] = tarningspoker
+    state = game.new_state().resolve((2, 2, 2, 5, 6)).apply("keep 2 2 2").resolve((2, 1))
+    view = state.view(0)
+    choice = make_bot(game, "optimal").choose(view, state.legal_actions(), random.Random(0))
+    best = tarningspoker.advise(**position_from_view(view))[0]
+    assert str(choice) == best.choice
+
+
+def test_solve_yatzy_prints_the_expected_score_and_caches_it(tmp_path, monkeypatch):
+    import json
+
+    from typer.testing import CliRunner
+
+    from kastkopp.cli import app
+
+    monkeypatch.setenv("KASTKOPP_CACHE", str(tmp_path))
+    runner = CliRunner()
+    first = runner.invoke(app, ["solve", "yatzy", "--preset", "tarningspoker", "--json"])
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert data["expected_score"] == pytest.approx(229.638500, abs=1e-6)
+    assert data["cached"] is False and data["seconds"] > 0
+    again = json.loads(runner.invoke(app, ["solve", "yatzy", "--preset", "tarningspoker",
+                                           "--json"]).stdout)
+    assert again["cached"] is True and again["expected_score"] == data["expected_score"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--used", "ones,ones"], "ones is listed twice"),
+    (["--used", "ones", "--upper", "9"], "an upper sum of 9 cannot be made"),
+    (["--dice", "3 3 5 5"], "five values 1 to 6"),
+    (["--dice", "3 3 5 5 9"], "five values 1 to 6"),
+    (["--dice", "a b c d e"], "five values 1 to 6"),
+    (["--rerolls", "3"], "rerolls left must be 0 to 2"),
+])
+def test_advise_yatzy_refuses_bad_input_in_one_line(tmp_path, monkeypatch, tarningspoker,
+                                                    args, message):
+    from typer.testing import CliRunner
+
+    from kastkopp.cli import app
+    from kastkopp.strategy.yatzy_optimal import _TABLES
+
+    _TABLES[tarningspoker.rules] = tarningspoker
+    base = {"--dice": "3 3 5 5 1", "--rerolls": "1"}
+    for name, value in zip(args[::2], args[1::2], strict=True):
+        base[name] = value
+    argv = ["advise", "yatzy", "--preset", "tarningspoker",
+            *[x for pair in base.items() for x in pair]]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and message in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_advise_yatzy_json_lists_every_choice_best_first(tarningspoker):
+    import json
+
+    from typer.testing import CliRunner
+
+    from kastkopp.cli import app
+    from kastkopp.strategy.yatzy_optimal import _TABLES
+
+    _TABLES[tarningspoker.rules] = tarningspoker
+    result = CliRunner().invoke(app, ["advise", "yatzy", "--preset", "tarningspoker",
+                                      "--dice", "6 6 6 2 1", "--rerolls", "2",
+                                      "--used", "yatzy", "--json"])
+    assert result.exit_code == 0, result.output
+    choices = json.loads(result.stdout)["choices"]
+    values = [c["expected"] for c in choices]
+    assert values == sorted(values, reverse=True)
+    # 6 6 6 2 1 can keep 0-3 sixes, a two or not, a one or not: 16 keeps less keeping all,
+    # and the twelve rows still open
+    assert len(choices) == 4 * 2 * 2 - 1 + 12
+    assert choices[0]["choice"] == "keep 6 6 6"

@@ -22,7 +22,11 @@ _BOTS: dict[str, dict[str, BotFactory]] = {}
 _BOT_HELP: dict[tuple[str, str], str] = {}
 
 # Strategy modules, one per game family; importing one registers its bots.
-_MODULES = ("kastkopp.strategy.mia", "kastkopp.strategy.yatzy")
+_MODULES = (
+    "kastkopp.strategy.mia",
+    "kastkopp.strategy.yatzy",
+    "kastkopp.strategy.yatzy_optimal",
+)
 
 
 class RandomBot(Player):

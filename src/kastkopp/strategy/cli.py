@@ -106,3 +106,85 @@ def solve_mia(
                                       ("truth", "bluff", "claimed", "true", "call", "roll",
                                        "pass")))
     console.print(table)
+
+
+# --------------------------------------------------------------------------- Yatzy
+
+
+@solve_app.command("yatzy")
+@friendly
+def solve_yatzy(
+    preset: str = typer.Option(None, "--preset", help="yatzy, yahtzee, tarningspoker, ..."),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Optimal solitaire Yatzy: the highest expected score under a rule set."""
+    from kastkopp.games.yatzy import YatzyRules
+    from kastkopp.strategy.yatzy_solver import cache_dir, cache_key, solve
+
+    rules = _rules(YatzyRules, preset, rule)
+    with _progress("solving", 1) as update:
+        def progress(done: int, total: int) -> None:
+            update(done / total)
+
+        table = solve(rules, progress=progress, cache=not fresh)
+    path = cache_dir() / f"yatzy-{cache_key(rules)}.npz"
+    data = {"game": "yatzy", "preset": preset, "rules": rules.changed(),
+            "expected_score": round(table.expected_score, 6), "seconds": table.seconds,
+            "cached": table.from_cache, "cache": str(path)}
+    if as_json:
+        _print_json(data)
+        return
+    source = "from the cache" if table.from_cache else "solved"
+    console.print(f"Expected score with optimal play: [bold]{table.expected_score:.6f}[/] "
+                  f"({source} in {table.seconds:.2f} s)", highlight=False)
+
+
+def _read_dice(text: str) -> tuple[int, ...]:
+    from kastkopp.engine import IllegalAction
+
+    digits = [c for c in text if not c.isspace() and c not in ",;"]
+    if not all(c.isdigit() for c in digits):
+        raise IllegalAction(f"the dice must be five values 1 to 6, not '{text.strip()}'")
+    return tuple(int(c) for c in digits)
+
+
+@advise_app.command("yatzy")
+@friendly
+def advise_yatzy(
+    dice: str = typer.Option(..., "--dice", help="the dice in hand, e.g. '3 3 5 5 1'"),
+    rerolls: int = typer.Option(..., "--rerolls", help="rerolls left this turn (2 after "
+                                "the first throw)"),
+    used: str = typer.Option("", "--used", help="rows already written, e.g. ones,pair"),
+    upper: int = typer.Option(0, "--upper", help="the upper-part sum so far"),
+    yatzy_zero: bool = typer.Option(False, "--yatzy-zero",
+                                    help="the Yatzy row was crossed out (holds 0)"),
+    score: float = typer.Option(0.0, "--score", help="points already on the sheet"),
+    preset: str = typer.Option(None, "--preset"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Every choice now with its expected final score, best first (from the solved table)."""
+    from kastkopp.games.yatzy import YatzyRules
+    from kastkopp.strategy.yatzy_optimal import table_for
+
+    rules = _rules(YatzyRules, preset, rule)
+    rows = [r.strip() for r in used.split(",") if r.strip()]
+    faces = _read_dice(dice)
+    with _progress("solving the table (once)", 1):
+        table = table_for(rules)
+    advice = table.advise(used=rows, upper=upper, dice=faces, rerolls=rerolls,
+                          yatzy_zero=yatzy_zero, already=score)
+    if as_json:
+        _print_json({"game": "yatzy", "preset": preset, "rules": rules.changed(),
+                     "choices": [c.to_json() for c in advice]})
+        return
+    best = advice[0].expected
+    out = RichTable(title="Choices, best first (expected final score)")
+    out.add_column("choice")
+    out.add_column("expected", justify="right")
+    out.add_column("loss", justify="right")
+    for c in advice:
+        out.add_row(c.choice, f"{c.expected:.3f}", f"{best - c.expected:.3f}")
+    console.print(out)
