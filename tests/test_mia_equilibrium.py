@@ -65,6 +65,13 @@ def test_when_the_responder_is_forced_last_passing_never_pays(slosch):
     assert slosch.value == pytest.approx(no_passing.value, abs=2e-3)
 
 
+def test_the_order_of_the_doubles_does_not_change_the_game(slosch):
+    """Classic and Slosch order rank the same chances in the same places (a double is a
+    double), so the exchange is the same game under other names."""
+    classic = solve(MiaRules.make("classic"), target=3e-4)
+    assert classic.value == pytest.approx(slosch.value, abs=1e-3)
+
+
 def test_the_first_player_has_the_advantage(slosch, maexchen):
     assert 0 < slosch.value < 1
     assert 0 < maexchen.value < 1
