@@ -6,6 +6,6 @@
 """
 
 from kastkopp.engine import load, registered
-from kastkopp.games import mia, yatzy
+from kastkopp.games import liars_dice, mia, yatzy
 
-__all__ = ["load", "mia", "registered", "yatzy"]
+__all__ = ["liars_dice", "load", "mia", "registered", "yatzy"]

@@ -24,6 +24,7 @@ _BOT_HELP: dict[tuple[str, str], str] = {}
 # Strategy modules, one per game family; importing one registers its bots.
 _MODULES = (
     "kastkopp.strategy.mia",
+    "kastkopp.strategy.liars_dice",
     "kastkopp.strategy.yatzy",
     "kastkopp.strategy.yatzy_optimal",
 )
