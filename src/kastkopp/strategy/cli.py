@@ -188,3 +188,56 @@ def advise_yatzy(
     for c in advice:
         out.add_row(c.choice, f"{c.expected:.3f}", f"{best - c.expected:.3f}")
     console.print(out)
+
+
+# --------------------------------------------------------------------------- liar's dice
+
+
+@solve_app.command("liars_dice")
+@friendly
+def solve_liars(
+    dice: int = typer.Option(1, "--dice", min=1, max=5, help="dice in each cup"),
+    preset: str = typer.Option(None, "--preset", help="kastkopp rules (default lognare)"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    openspiel: bool = typer.Option(False, "--openspiel", help="OpenSpiel's rules: the "
+                                   "highest face wild, bids by count then face"),
+    faces: int = typer.Option(6, "--faces", min=2, max=9, help="faces (OpenSpiel rules)"),
+    target: float = typer.Option(1e-3, "--target", min=1e-7, max=0.5,
+                                 help="exploitability to reach"),
+    variant: str = typer.Option("cfr+", "--variant", help="cfr+ or dcfr"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """One round of two-player liar's dice: its value and an equilibrium, by CFR."""
+    from kastkopp.engine import RuleError
+    from kastkopp.games.liars_bidding import Bidding
+    from kastkopp.games.liars_dice import LiarsRules
+    from kastkopp.strategy.liars_equilibrium import solve
+
+    if variant not in ("cfr+", "dcfr"):
+        raise RuleError(f"the variant is cfr+ or dcfr, not '{variant}'")
+    if openspiel:
+        if preset or rule:
+            raise RuleError("--openspiel fixes the rules; leave out --preset and --rule")
+        bidding = Bidding.openspiel(dice=dice, faces=faces)
+    else:
+        if faces != 6:
+            raise RuleError("kastkopp's liar's dice has six faces; --faces goes with "
+                            "--openspiel")
+        rules = _rules(LiarsRules, preset or "lognare", [*rule, f"dice={dice}"])
+        bidding = Bidding.from_rules(rules)
+    with _progress("solving", 1) as update:
+        eq = solve(bidding, target=target, variant=variant,
+                   progress=lambda i, gap: update(min(1.0, target / max(gap, 1e-12))))
+    data = eq.to_json()
+    if as_json:
+        _print_json(data)
+        return
+    console.print(f"First bidder's value: [bold]{eq.game_value:+.5f}[/] "
+                  f"(exploitability {eq.exploitability:.1e} after {eq.iterations} "
+                  f"iterations, {eq.seconds:.1f} s)", highlight=False)
+    out = RichTable(title="How the first bidder opens, by cup")
+    out.add_column("cup")
+    out.add_column("opening bids")
+    for row in data["opening"]:
+        out.add_row(row["cup"], ", ".join(f"{b[4:]} {p:.0%}" for b, p in row["bids"].items()))
+    console.print(out)
