@@ -123,12 +123,14 @@ def test_solve_liars_dice_refuses_bad_input_in_one_line(args, message):
     assert len(lines) == 1 and message in lines[0]
 
 
-def test_the_equilibrium_bot_beats_random_play_heads_up():
+def test_the_strong_bot_plays_the_solved_round_heads_up_and_beats_random_play():
     game = load("liars_dice", preset="lognare", players=2, dice=1)
+    first = Table(game, dice=SeededDice(0))
+    assert make_bot(game, "strong")._round(first.state.view(0)) is not None
     wins = 0
     for seed in range(40):
         table = Table(game, dice=SeededDice(seed))
-        bots = [make_bot(game, "equilibrium"), make_bot(game, "random")]
+        bots = [make_bot(game, "strong"), make_bot(game, "random")]
         if seed % 2:
             bots.reverse()
         outcome = play_out(table, bots, random.Random(seed))
@@ -136,9 +138,9 @@ def test_the_equilibrium_bot_beats_random_play_heads_up():
     assert wins >= 28
 
 
-def test_the_equilibrium_bot_falls_back_to_the_strong_bot_where_nothing_is_solved():
+def test_the_strong_bot_plays_by_the_odds_where_nothing_is_solved():
     game = load("liars_dice", preset="perudo", players=3, dice=2)
     table = Table(game, dice=SeededDice(1))
-    bots = [make_bot(game, "equilibrium") for _ in range(3)]
+    bots = [make_bot(game, "strong") for _ in range(3)]
     outcome = play_out(table, bots, random.Random(1))
     assert len(outcome.ranking) >= 2

@@ -25,7 +25,6 @@ _BOT_HELP: dict[tuple[str, str], str] = {}
 _MODULES = (
     "kastkopp.strategy.mia",
     "kastkopp.strategy.liars_dice",
-    "kastkopp.strategy.liars_equilibrium",
     "kastkopp.strategy.yatzy",
     "kastkopp.strategy.yatzy_optimal",
 )

@@ -30,12 +30,10 @@ from typing import Any
 import numpy as np
 
 from kastkopp.dice import Faces, multisets
-from kastkopp.engine import Action, Game, Player, RuleError
+from kastkopp.engine import Action, Player, RuleError
 from kastkopp.games.liars_bidding import Bidding
 from kastkopp.games.liars_dice import LiarsDice, LiarsRules
-from kastkopp.strategy import register_bot
 from kastkopp.strategy.cfr import Array, Decision, Leaf, Solver, build
-from kastkopp.strategy.liars_dice import StrongLiarsBot
 
 MAX_NODES = 300_000
 CALL = "dudo"
@@ -202,10 +200,3 @@ class EquilibriumLiarsBot(Player):
         other = alive[1] if alive[0] == opener else alive[0]
         cups = (view["dice_counts"][opener], view["dice_counts"][other])
         return equilibrium_for(self.game.rules, cups)
-
-
-@register_bot("liars_dice", "equilibrium", "two players, a cup each: the solved equilibrium "
-              "of the round where there is one, else the strong bot")
-def equilibrium(game: Game) -> Player:
-    assert isinstance(game, LiarsDice)
-    return EquilibriumLiarsBot(game, StrongLiarsBot(game))
