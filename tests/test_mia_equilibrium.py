@@ -30,9 +30,9 @@ def test_beating_the_best_double_means_claiming_slosch(slosch):
 
 def test_without_the_double_cost_the_last_claim_costs_one_life():
     rules = MiaRules.make("slosch", slosch_double=False)
-    eq = solve(rules, target=1e-4)
+    eq = solve(rules, target=3e-4)
     p = float(chance_of(MIA))
-    assert eq.roller_value(11) == pytest.approx(p - (1 - p), abs=1e-3)
+    assert eq.roller_value(11) == pytest.approx(p - (1 - p), abs=1.5e-3)
 
 
 def test_a_claim_that_is_always_true_is_never_called(slosch):
@@ -41,35 +41,35 @@ def test_a_claim_that_is_always_true_is_never_called(slosch):
     assert answer["call"] == pytest.approx(0.0, abs=1e-3)
 
 
-def test_the_opener_bluffs_a_bad_roll_and_tells_a_good_one(slosch):
+def test_the_opener_bluffs_a_bad_roll_and_never_overstates_a_good_one(slosch):
     rows = {row["value"]: row for row in slosch.rows(None)}
     assert rows["31"]["bluff"] > 0.99
-    for value in ("54", "61", "62", "63", "64", "65", "66"):
+    for value in ("54", "61", "62", "63", "64", "65", "66", "Slosch"):
         assert rows[value]["bluff"] < 0.01, value
     policy = slosch.announcement_policy(None)
     assert sum(policy[31].values()) == pytest.approx(1.0)
 
 
-def test_when_the_roller_must_lift_a_passed_claim_passing_pays():
-    """With one pass the roller of a passed claim must lift it himself (and loses if it
-    holds), so the responder passes claims that are likely true."""
-    eq = solve(MiaRules.make("slosch"), passes=1, target=1e-3)
-    passing = [eq.response_policy(None, v).get("pass", 0.0) for v in (63, 64, 65)]
+def test_when_the_roller_must_lift_a_passed_claim_passing_pays(slosch):
+    """A claim goes round once: passed back, the roller must lift it himself (and loses if
+    it holds) or roll, so the responder passes claims that are likely true."""
+    passing = [slosch.response_policy(None, v).get("pass", 0.0) for v in (63, 64, 65)]
     assert max(passing) > 0.2
     no_passing = solve(MiaRules.make("slosch", passing=False), target=1e-3)
-    assert eq.value < no_passing.value - 0.05
+    assert slosch.value < no_passing.value - 0.05
 
 
-def test_when_the_responder_is_forced_last_passing_never_pays(slosch):
-    no_passing = solve(MiaRules.make("slosch", passing=False), target=3e-4)
-    assert slosch.value == pytest.approx(no_passing.value, abs=2e-3)
+def test_when_the_responder_is_forced_last_passing_never_pays():
+    twice = solve(MiaRules.make("slosch"), passes=2, target=1e-3)
+    no_passing = solve(MiaRules.make("slosch", passing=False), target=1e-3)
+    assert twice.value == pytest.approx(no_passing.value, abs=3e-3)
 
 
 def test_the_order_of_the_doubles_does_not_change_the_game(slosch):
     """Classic and Slosch order rank the same chances in the same places (a double is a
     double), so the exchange is the same game under other names."""
-    classic = solve(MiaRules.make("classic"), target=3e-4)
-    assert classic.value == pytest.approx(slosch.value, abs=1e-3)
+    classic = solve(MiaRules.make("classic"), target=1e-3)
+    assert classic.value == pytest.approx(slosch.value, abs=3e-3)
 
 
 def test_the_first_player_has_the_advantage(slosch, maexchen):

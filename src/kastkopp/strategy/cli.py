@@ -78,8 +78,9 @@ def _percent(p: Any) -> str:
 def solve_mia(
     preset: str = typer.Option(None, "--preset"),
     rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
-    passes: int = typer.Option(2, "--passes", min=0, max=5,
-                               help="how often one claim may be passed on in a row"),
+    passes: int = typer.Option(1, "--passes", min=0, max=5,
+                               help="how often one claim may be passed on in a row (the "
+                               "rules: once)"),
     target: float = typer.Option(1e-4, "--target", min=1e-9, max=0.1,
                                  help="exploitability to reach in every subgame, in lives"),
     as_json: bool = typer.Option(False, "--json"),

@@ -19,13 +19,12 @@ other to lose minus what he expects to lose himself.
 
 Decisions where the rules leave a two-player exchange open:
 
-- A claim can be passed on at most ``passes`` times in a row (default 2: passed on, and
-  passed back once). With two players a pass hands the cup back to the player who rolled
-  it; passing back and forth without end is no game, so after the last pass the cup must
-  be lifted or the dice rolled. Who is forced at the end matters: with an even number the
-  responder is, passing never pays and the game is the one without passing; with an odd
-  number the roller must lift his own claim (and loses if it is true), which makes passing
-  a weapon. ``docs/slosch-equilibrium.md`` gives both.
+- Passing follows :mod:`kastkopp.games.mia`: a claim goes round unseen only once, so at a
+  table of two it can be passed once, and the player it comes back to (who rolled the dice)
+  must lift it or roll. ``passes`` changes that for comparison: with an even number the
+  responder is the one forced at the end, passing never pays and the game is the one
+  without passing; with an odd number the roller must lift his own claim (and loses if it
+  is true), which makes passing a weapon. ``docs/slosch-equilibrium.md`` gives both.
 - Exploitability is measured for the whole exchange: each player's best response against
   the other's equilibrium strategy, solved back through every subgame, exactly.
 
@@ -65,7 +64,7 @@ class Exchange:
     rules: MiaRules
     claim: int | None
     continuation: Continuation
-    passes: int = 2
+    passes: int = 1
 
     @property
     def hands(self) -> tuple[int, int]:
@@ -211,7 +210,7 @@ class Equilibrium:
         }
 
 
-def solve(rules: MiaRules, passes: int = 2, target: float = 1e-6,
+def solve(rules: MiaRules, passes: int = 1, target: float = 1e-6,
           max_iterations: int = 20_000, variant: str = "cfr+",
           progress: Callable[[int, int], None] | None = None) -> Equilibrium:
     """Solve the heads-up exchange under ``rules``, each subgame to ``target`` lives."""
