@@ -55,7 +55,7 @@ def _rules(rule_class: Any, preset: str | None, pairs: list[str]) -> Any:
 
 
 @contextmanager
-def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
+def _progress(label: str, total: float) -> Iterator[Callable[[float], None]]:
     """A progress bar on the terminal; yields ``update(done)``."""
     with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(label, total=total)

@@ -150,20 +150,20 @@ class Sheet:
         points = np.zeros((4, n, 252))
         for j, row in enumerate(rows):
             for r, dice in enumerate(ROLLS):
-                for t, (first, joker) in enumerate(((False, False), (True, False),
-                                                    (False, True), (True, True))):
-                    if joker and len(set(dice)) != 1:
+                for t, (first, jokered) in enumerate(((False, False), (True, False),
+                                                      (False, True), (True, True))):
+                    if jokered and len(set(dice)) != 1:
                         points[t, j, r] = points[t - 2, j, r]
                         continue
-                    points[t, j, r] = ymod.score(row, dice, rules, first, joker) or 0
+                    points[t, j, r] = ymod.score(row, dice, rules, first, jokered) or 0
         tracked = rules.bonus > 0
         if not tracked:
             low = high = 0
         elif rules.upper == "sum":
             low, high = 0, max(rules.bonus_at, 0)
         else:  # the sum can fall: keep it exactly
-            low = int(sum(points[0, j].min() for j in range(n) if upper[j]))
-            high = int(sum(points[0, j].max() for j in range(n) if upper[j]))
+            low = int(sum(int(points[0, j].min()) for j in range(n) if upper[j]))
+            high = int(sum(int(points[0, j].max()) for j in range(n) if upper[j]))
         bonus = np.zeros((high - low + 1, 2))
         if tracked:
             for u in range(low, high + 1):
@@ -174,16 +174,16 @@ class Sheet:
         playable, joker, extra = _rule_tables(rules, flags)
         values = np.zeros((n, 6))
         value_index = np.zeros((4, n, 252), dtype=np.int64)
-        for j in np.flatnonzero(upper):
-            distinct = np.unique(points[:, j, :])
+        for col in (int(c) for c in np.flatnonzero(upper)):
+            distinct = np.unique(points[:, col, :])
             if len(distinct) > values.shape[1]:
-                raise RuleError(f"the {rows[j]} row scores too many different values")
-            values[j, :len(distinct)] = distinct
-            value_index[:, j, :] = np.searchsorted(distinct, points[:, j, :])
+                raise RuleError(f"the {rows[col]} row scores too many different values")
+            values[col, :len(distinct)] = distinct
+            value_index[:, col, :] = np.searchsorted(distinct, points[:, col, :])
         masks = np.arange(1 << n)
         upper_open = np.zeros(1 << n, dtype=np.int64)
-        for j in np.flatnonzero(upper):
-            upper_open += (masks >> int(j)) & 1
+        for col in (int(c) for c in np.flatnonzero(upper)):
+            upper_open += (masks >> col) & 1
         sheet = cls(rules=rules, rows=rows, upper=upper, yatzy_row=yatzy_row, points=points,
                     playable=playable, joker=joker, extra=extra,
                     reachable_masks=_reachable_masks(playable, n),
@@ -602,9 +602,10 @@ def _upper_range(sheet: Sheet, rows: Sequence[str]) -> tuple[int, int]:
 
 def _ranges(values: np.ndarray, high: int) -> str:
     """``0-5, 9, 12-63+`` from sorted integers."""
-    parts, start, prev = [], None, None
+    parts: list[str] = []
+    start = prev = None
     for v in [int(x) for x in values]:
-        if start is None:
+        if start is None or prev is None:
             start = prev = v
         elif v == prev + 1:
             prev = v
@@ -678,7 +679,9 @@ def solve(rules: YatzyRules, progress: Callable[[int, int], None] | None = None,
     n = len(sheet.rows)
     values = np.zeros((1 << n, sheet.n_upper, sheet.flags))
     masks = np.arange(1 << n)
-    popcount = sum((masks >> j) & 1 for j in range(n))
+    popcount = np.zeros(1 << n, dtype=np.int64)
+    for j in range(n):
+        popcount += (masks >> j) & 1
     arrays, ints = sheet.arrays(), sheet.ints()
     layers = [_states(sheet, k, popcount) for k in range(1, n + 1)]
     total = sum(len(layer) for layer in layers)
