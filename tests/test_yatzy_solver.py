@@ -212,6 +212,10 @@ def test_a_solved_table_is_cached_on_disk_and_reused(tmp_path):
     again = solve(rules, directory=tmp_path)
     assert not first.from_cache and again.from_cache
     assert again.expected_score == first.expected_score
+    question = {"used": ["ones"], "upper": 3, "dice": (2, 2, 4, 5, 6), "rerolls": 1}
+    fresh = [(c.choice, round(c.expected, 4)) for c in first.advise(**question)]
+    cached = [(c.choice, round(c.expected, 4)) for c in again.advise(**question)]
+    assert cached == fresh
     files = list(tmp_path.glob("yatzy-*.npz"))
     assert len(files) == 1 and files[0].stat().st_size < 50_000_000
     # the language of the sheet does not change play: the same table

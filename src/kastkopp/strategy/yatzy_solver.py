@@ -53,7 +53,7 @@ from kastkopp.engine import IllegalAction, RuleError
 from kastkopp.games import yatzy as ymod
 from kastkopp.games.yatzy import FACE, YatzyRules
 
-SOLVER_VERSION = 1
+SOLVER_VERSION = 2
 NEG = -1e18
 
 # --------------------------------------------------------------------------- dice
@@ -138,11 +138,32 @@ class Sheet:
     def n_upper(self) -> int:
         return self.high - self.low + 1
 
-    @classmethod
-    def from_rules(cls, rules: YatzyRules) -> Sheet:
+    @staticmethod
+    def check(rules: YatzyRules) -> None:
         if rules.dice != 5 or rules.saved_throws:
             raise RuleError("the Yatzy solver plays five dice and a fixed number of throws; "
                             "Maxi Yatzy is beyond it")
+
+    _ARRAYS = ("upper", "points", "playable", "joker", "extra", "reachable_masks",
+               "reachable_upper", "bonus", "values", "value_index", "upper_open")
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The tables, to be cached with the solved values (so loading skips asking the
+        Yatzy module again)."""
+        data = {f"sheet_{name}": getattr(self, name) for name in self._ARRAYS}
+        data["sheet_bounds"] = np.array([self.low, self.high, self.flags])
+        return data
+
+    @classmethod
+    def from_arrays(cls, rules: YatzyRules, data: Any) -> Sheet:
+        low, high, flags = (int(x) for x in data["sheet_bounds"])
+        return cls(rules=rules, rows=rules.rows, yatzy_row=rules.rows.index("yatzy"),
+                   low=low, high=high, flags=flags, throws=rules.throws,
+                   **{name: data[f"sheet_{name}"] for name in cls._ARRAYS})
+
+    @classmethod
+    def from_rules(cls, rules: YatzyRules) -> Sheet:
+        cls.check(rules)
         rows = rules.rows
         n = len(rows)
         upper = np.array([r in FACE for r in rows])
@@ -666,16 +687,18 @@ def solve(rules: YatzyRules, progress: Callable[[int, int], None] | None = None,
     """The solved table for ``rules``: from the disk cache when it is there, else solved
     (and then cached). ``progress(done, total)`` is called as layers of positions finish."""
     started = time.perf_counter()
-    sheet = Sheet.from_rules(rules)
+    Sheet.check(rules)
     path = (directory or cache_dir()) / f"yatzy-{cache_key(rules)}.npz"
     if cache and path.exists():
         try:
             with np.load(path) as data:
+                sheet = Sheet.from_arrays(rules, data)
                 values = data["values"].astype(np.float64)
                 values[(1 << len(sheet.rows)) - 1, 0 - sheet.low, 0] = float(data["start"])
             return SolvedTable(sheet, values, time.perf_counter() - started, from_cache=True)
         except (OSError, KeyError, ValueError):
-            path.unlink(missing_ok=True)  # a damaged cache is solved again
+            path.unlink(missing_ok=True)  # a damaged or older cache is solved again
+    sheet = Sheet.from_rules(rules)
     n = len(sheet.rows)
     values = np.zeros((1 << n, sheet.n_upper, sheet.flags))
     masks = np.arange(1 << n)
@@ -698,6 +721,7 @@ def solve(rules: YatzyRules, progress: Callable[[int, int], None] | None = None,
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".tmp.npz")
         np.savez(partial, values=values.astype(np.float32),
-                 start=np.float64(values[(1 << n) - 1, 0 - sheet.low, 0]))
+                 start=np.float64(values[(1 << n) - 1, 0 - sheet.low, 0]),
+                 **sheet.to_arrays())
         partial.replace(path)
     return table
