@@ -716,6 +716,9 @@ def test_the_worked_example_of_seed_003_plays_out_on_the_table():
     dice_left = [5 - sum(row[s] or 0 for row in cells) for s in range(3)]
     assert view["stock"] == dice_left == [4, 0, 0]
     assert state.is_over() and state.outcome().ranking == ((0,), (2,), (1,))
+    sheet = state.game.render(state.view(None), ["Anna", "Ben", "Cara"]).splitlines()
+    assert "     5   -1   0    0" in sheet and "    10    0        1" in sheet
+    assert "  left    4   0    0" in sheet
 
 
 # --------------------------------------------------------------------------- the command line

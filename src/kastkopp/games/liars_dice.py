@@ -985,9 +985,12 @@ class LiarsDice(Game):
     # -- the terminal ------------------------------------------------------------------
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         lives = view["loss"] == "life"
-        lines = [f"Round {view['round']} · {view['total_dice']} dice "
-                 + ("in the shared cup" if view["hand"] == "single" else "on the table")
-                 + (" · ones wild" if view["ones_wild"] else "")]
+        if view["phase"] == "over":
+            lines = [f"After {view['round'] - 1} rounds"]
+        else:
+            lines = [f"Round {view['round']} · {view['total_dice']} dice "
+                     + ("in the shared cup" if view["hand"] == "single" else "on the table")
+                     + (" · ones wild" if view["ones_wild"] else "")]
         if view["palifico"] is not None:
             locked = view["locked_face"]
             lines.append(f"Palifico: {names[view['palifico']]} is on one "
@@ -1008,10 +1011,26 @@ class LiarsDice(Game):
         if "your_dice" in view:
             lines.append("Your dice: " + " ".join(map(str, view["your_dice"])))
         if "outcome" in view:
+            lines.extend(self._sheet(view, names))
             ranking = [s for group in view["outcome"]["ranking"] for s in group]
             lines.append(f"{names[ranking[0]]} won. "
                          + "  ".join(f"{i + 1}. {names[s]}" for i, s in enumerate(ranking)))
         return "\n".join(lines)
+
+    @staticmethod
+    def _sheet(view: dict[str, Any], names: Sequence[str]) -> list[str]:
+        """The score sheet: a cell per round (+1 a loss, -1 won back, blank once out)."""
+        shown = view["shown"]
+        widths = [max(3, len(names[s])) for s in shown]
+        def row(label: str, cells: Sequence[str]) -> str:
+            return f"{label:>6} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths,
+                                                                            strict=True))
+        lines = [row("round", [names[s] for s in shown])]
+        for number, cells in enumerate(view["sheet"], start=1):
+            lines.append(row(str(number), ["" if cells[s] is None else str(cells[s])
+                                           for s in shown]))
+        lines.append(row("left", [str(view["stock"][s]) for s in shown]))
+        return lines
 
     @staticmethod
     def _standing(view: dict[str, Any], seat: int, names: Sequence[str]) -> str:
@@ -1024,7 +1043,8 @@ class LiarsDice(Game):
         bidder, caller = names[last["bidder"]], names[last["caller"]]
         what = f"{caller} called {last['call']} on {bidder}'s {last['bid']}"
         if "actual" in last:
-            what += f": there were {last['actual']}"
+            actual = last["actual"]
+            what += f": there {'was' if actual == 1 else 'were'} {actual}"
         else:
             what += ": it " + ("was there" if last["holds"] else "was not there")
         unit = "life" if lives else "die"
