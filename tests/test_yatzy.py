@@ -846,3 +846,19 @@ def test_simulate_shows_greedy_beating_random():
     assert result.exit_code == 0, result.output
     greedy, rand = json.loads(result.output)["results"]
     assert greedy["win_rate_ci95"][0] > 0.5 > rand["win_rate_ci95"][1]
+
+
+def test_score_command_names_the_row_in_the_sheets_language():
+    result = run("score", "yatzy", "two-pairs", "3 3 5 5 1", "--rule", "lang=sv")
+    assert result.output.strip() == "Yatzy · Två par with 1 3 3 5 5: 16"
+
+
+def test_odds_command_lists_every_row_of_the_rule_set():
+    result = run("odds", "yatzy", "--preset", "yahtzee", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert [r["row"] for r in rows] == [
+        "Ones", "Twos", "Threes", "Fours", "Fives", "Sixes", "Three of a kind",
+        "Four of a kind", "Full house", "Small straight", "Large straight", "Yahtzee", "Chance"]
+    yahtzee = rows[-2]
+    assert yahtzee["within_turn"] == pytest.approx(0.046029, abs=1e-6)
