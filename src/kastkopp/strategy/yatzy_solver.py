@@ -414,28 +414,26 @@ def _best_reroll(keep_values, parents, best_sub, out):
 
 
 @numba.njit(cache=True)
-def _turn(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, stages):
+def _turn(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, stages, work):
     """Solve one turn: ``stages[t]`` gets the value of each roll after throw ``t + 1``,
     ``stages[throws + t]`` the value of each keep rerolled for throw ``t + 2``.
-    Returns the values of the first throw's rolls."""
-    extra, values = arrays[4], arrays[6]
+    Returns the values of the first throw's rolls. ``work`` is scratch space (6 rows of
+    462), passed in so a thread can reuse it from one position to the next."""
+    extra = arrays[4]
     flags, throws, first_differs = ints[3], ints[4], ints[5]
-    scratch = np.empty(values.shape[1])
-    later = np.empty(252)
+    later, first, best_sub = work[0, :252], work[1, :252], work[2]
+    reroll, current, scratch = work[3, :252], work[4, :252], work[5]
     _score_now(mask, ui, y, 0, E, arrays, ints, later, scratch)
-    first = later
     if first_differs:
-        first = np.empty(252)
         _score_now(mask, ui, y, 1, E, arrays, ints, first, scratch)
+    else:
+        first[:] = later
     if flags == 2:
         for r in range(252):
             if cls[r] > 0 and extra[mask, y, cls[r]]:
                 later[r] += yatzy_bonus
-                if first_differs:
-                    first[r] += yatzy_bonus
-    best_sub = np.empty(child.shape[0])
-    reroll = np.empty(252)
-    current = (first if throws == 1 else later).copy()
+                first[r] += yatzy_bonus
+    current[:] = first if throws == 1 else later
     stages[throws - 1, :252] = current
     for t in range(throws - 2, -1, -1):
         keeps = stages[throws + t]
@@ -451,15 +449,19 @@ def _turn(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, stages
 @numba.njit(parallel=True, cache=True)
 def _solve_layer(states, E, arrays, ints, yatzy_bonus, cls, child, parents, prob):
     throws = ints[4]
-    for s in numba.prange(states.shape[0]):
-        mask, ui, y = states[s, 0], states[s, 1], states[s, 2]
+    n = states.shape[0]
+    chunks = min(n, 256)  # each chunk reuses its buffers for its positions
+    for c in numba.prange(chunks):
         stages = np.empty((2 * throws, child.shape[0]))
-        current = _turn(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents,
-                        stages)
-        total = 0.0
-        for r in range(252):
-            total += prob[r] * current[r]
-        E[mask, ui, y] = total
+        work = np.empty((6, child.shape[0]))
+        for s in range(c, n, chunks):
+            mask, ui, y = states[s, 0], states[s, 1], states[s, 2]
+            current = _turn(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents,
+                            stages, work)
+            total = 0.0
+            for r in range(252):
+                total += prob[r] * current[r]
+            E[mask, ui, y] = total
 
 
 # --------------------------------------------------------------------------- solving
@@ -558,7 +560,7 @@ class SolvedTable:
         stages = np.empty((2 * sheet.throws, len(KEEPS)))
         _turn(p.mask, p.upper_index, p.yatzy_holds, self.values, sheet.arrays(), sheet.ints(),
               float(self.rules.yatzy_bonus), DICE["cls"], DICE["child"], DICE["parents"],
-              stages)
+              stages, np.empty((6, len(KEEPS))))
         return stages
 
     def score_options(self, p: Position, dice: Faces, first_throw: bool) -> list[Choice]:
