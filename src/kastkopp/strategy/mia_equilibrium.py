@@ -1,8 +1,10 @@
 """An equilibrium of heads-up Slosch: how often to bluff, when to call, when to pass.
 
 Two players exchange the cup until one of them lifts it. The rules are those of
-:mod:`kastkopp.games.mia` (its value order, its chances, Slosch costing two lives, passing,
-Mäxchen's reveal), read from :class:`~kastkopp.games.mia.MiaRules`; nothing is restated here.
+:mod:`kastkopp.games.mia`: the value order and chances from
+:class:`~kastkopp.games.mia.MiaRules`, and what every lift (or Mäxchen's reveal) costs whom
+by playing it out on the module's own two-player table (:func:`lift_table`); nothing is
+restated here.
 
 Why the exchange splits into small games. Whenever a player believes and rolls, the old dice
 are gone and nobody knows anything about the new ones except the roller. So the position
@@ -41,11 +43,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from kastkopp.games.mia import MIA, MiaRules, chance_of, value_name
+from kastkopp.games.mia import MIA, Mia, MiaRules, chance_of, value_name
 from kastkopp.strategy.cfr import Array, Decision, Leaf, Solver, build
 
 # A continuation: what the roller of the current subgame gets when, after claim ``c``,
@@ -100,23 +103,41 @@ class Exchange:
     def payoff(self, key: Hashable) -> Array:
         """What the roller wins, for each value in the cup."""
         assert isinstance(key, tuple)
-        rules = self.rules
-        values = rules.values
-        if key[0] == "reveal":
-            cost = 2.0 if rules.slosch_double else 1.0
-            return np.array([[cost if v == MIA else -cost] for v in values])
-        kind, claim, passed = key
-        caller_is_roller = passed % 2 == 1
+        values = self.rules.values
+        kind, claim, passed = key if len(key) == 3 else (*key, 0)
         if kind == "roll":
-            who = "self" if caller_is_roller else "other"
+            who = "self" if passed % 2 == 1 else "other"
             return np.full((len(values), 1), self.continuation(who, claim))
-        out = []
-        for v in values:
-            cost = 2.0 if rules.slosch_double and MIA in (v, claim) else 1.0
-            holds = rules.rank(v) >= rules.rank(claim)
-            caller_loses = holds
-            out.append(-cost if caller_loses == caller_is_roller else cost)
-        return np.array(out)[:, None]
+        # lifting, or the reveal: ask the Slosch module what it costs whom
+        lifts = lift_table(self.rules)
+        return np.array([[lifts[kind, passed % 2 == 1, claim, v]] for v in values])
+
+
+@lru_cache(maxsize=32)
+def lift_table(rules: MiaRules) -> dict[tuple[str, bool, int, int], float]:
+    """What the roller (seat 0) wins when the cup is lifted, by the rules of
+    :mod:`kastkopp.games.mia`: played out on a two-player table for every claim and every
+    value in the cup, lifted by the responder or, after his pass, by the roller himself.
+    With Mäxchen's reveal, a claimed Slosch is looked at at once (``reveal``)."""
+    game = Mia(rules=rules, players=2)
+    table: dict[tuple[str, bool, int, int], float] = {}
+    for claim in rules.values:
+        for value in rules.values:
+            cup = (value // 10, value % 10)
+            announced = game.new_state().resolve(cup).apply(f"announce {claim}")
+            if announced.phase == "respond":
+                lifted = [(False, announced.apply("call"))]
+                if rules.passing:
+                    lifted.append((True, announced.apply("pass").apply("call")))
+                kind = "call"
+            else:  # the claim ended the round by itself
+                lifted, kind = [(False, announced)], "reveal"
+            for by_roller, state in lifted:
+                last = state.last_round or {}
+                cost = float(last.get("cost", 0))
+                losers = last.get("losers", [])
+                table[kind, by_roller, claim, value] = -cost if 0 in losers else cost
+    return table
 
 
 @dataclass
