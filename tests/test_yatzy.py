@@ -832,7 +832,7 @@ def test_play_terningspoker_with_two_people_and_a_bot_to_the_final_table():
     # Anna and Ben press Enter for the hot seat, then write their first throw in the next row
     rows = TERNINGSPOKER.rows
     answers = "".join(f"\nscore {row}\n\nscore {row}\n" for row in rows)
-    result = run("play", "yatzy", "--preset", "terningspoker", "--players", "Anna,Ben,bot",
+    result = run("play", "yatzy", "--preset", "terningspoker", "--players", "Anna,Ben,bot:greedy",
                  "--seed", "7", input=answers)
     assert result.exit_code == 0, result.output
     final = result.output.split("Game over")[1]

@@ -46,7 +46,10 @@ Decisions where the seeds and the digest are silent, taken as players take them:
 - Official Yahtzee joker: a Yahtzee rolled when the Yahtzee row is already filled (with 50
   or with 0) must go in its upper row if that is open; otherwise in any open lower row
   (Full House and the straights then score full value); otherwise in any open upper row.
-  The 100 bonus is paid only if the Yahtzee row holds 50.
+  The 100 bonus is paid only if the Yahtzee row holds 50. House rule ``joker_choice`` is
+  Verhoeff's reading (the one behind the published optimum 254.5896): the extra Yahtzee
+  may go in any open row, and scores full value in Full House and the straights only when
+  its upper row is already filled.
 - Keeping all the dice would roll nothing, so it is not a throw: score a row instead.
 - Maxi Yatzy saves the throws a player does not use for the player's later turns
   (``saved_throws``); a turn may then have more than three throws.
@@ -162,6 +165,8 @@ class YatzyRules(Rules):
     yatzy_bonus: int = rule(0, "bonus for every extra Yatzy once the Yatzy row holds a score",
                             min=0, max=1000)
     joker: bool = rule(False, "official Yahtzee joker rules for an extra Yahtzee")
+    joker_choice: bool = rule(False, "joker without the forced row: any open row, full value "
+                              "once the upper row of its face is filled (Verhoeff)")
     result: str = rule("total", "the result: the total, or the total minus the average of all "
                        "players", choices=("total", "average"))
     lang: str = rule("en", "language of the score sheet", choices=("en", "sv", "da"))
@@ -330,7 +335,9 @@ def is_yatzy(dice: Faces) -> bool:
 
 def joker_applies(rules: YatzyRules, cells: Mapping[str, Cell], dice: Faces) -> bool:
     """An extra Yahtzee under the joker rules: all dice alike, the Yatzy row already filled."""
-    return rules.joker and bool(dice) and is_yatzy(dice) and cells["yatzy"] is not None
+    if not (rules.joker and bool(dice) and is_yatzy(dice) and cells["yatzy"] is not None):
+        return False
+    return not rules.joker_choice or cells[UPPER[dice[0] - 1]] is not None
 
 
 def extra_yatzy(rules: YatzyRules, cells: Mapping[str, Cell], dice: Faces) -> bool:
@@ -347,7 +354,7 @@ def playable_rows(rules: YatzyRules, cells: Mapping[str, Cell], dice: Faces) -> 
         rows = rows[:1]
     elif rules.order == "parts":
         rows = [r for r in rows if r in FACE] or rows
-    if joker_applies(rules, cells, dice):
+    if joker_applies(rules, cells, dice) and not rules.joker_choice:
         own = UPPER[dice[0] - 1]
         lower = [r for r in rows if r not in FACE]
         rows = [own] if own in rows else (lower or rows)
@@ -754,10 +761,6 @@ class Yatzy(Game):
     default_players: ClassVar[int] = 2
     hidden_information: ClassVar[bool] = False
     rules_class: ClassVar[type[Rules]] = YatzyRules
-
-    def check_players(self) -> None:
-        if not isinstance(self.rules, YatzyRules):
-            raise RuleError("Yatzy needs Yatzy rules")
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
