@@ -22,5 +22,5 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     from kastkopp.server.app import create_app
 
     app = create_app(db, redis_url=redis_url, bot_delay=bot_delay)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets",
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
                 ws_max_size=64 * 1024, lifespan="on")

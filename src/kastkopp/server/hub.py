@@ -295,6 +295,7 @@ class LiveTable:
             "type": "state", "table": self.id, "seq": self.seq, "status": self.status,
             "seat": seat, "seats": [s.label(i) for i, s in enumerate(self.seats)],
             "seed_sha256": self.commitment, "deadline": self.deadline,
+            "to_move": None, "legal": [],
         }
         if self.table is not None:
             state = self.table.state

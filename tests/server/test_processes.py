@@ -1,0 +1,184 @@
+"""Real server processes: NDJSON streams, kill -9 and restart, two servers on one database."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import httpx
+from servertools import ServerProcess
+from websockets.sync.client import connect
+
+from kastkopp.engine import Table, verify_log
+
+
+def guest(server: ServerProcess, nickname: str) -> dict[str, str]:
+    response = httpx.post(server.url + "/api/account/guest", json={"nickname": nickname})
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+def new_table(server: ServerProcess, headers: dict[str, str], players: int,
+              seats: list[str | None]) -> str:
+    response = httpx.post(server.url + "/api/tables", headers=headers,
+                          json={"game": "mia", "players": players, "seats": seats})
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def ws_url(server: ServerProcess, table_id: str, headers: dict[str, str]) -> str:
+    return f"{server.ws_url}/api/tables/{table_id}/ws?token=" + \
+        headers["Authorization"].split()[1]
+
+
+def next_state(ws) -> dict:
+    while True:
+        frame = json.loads(ws.recv(timeout=10))
+        if frame["type"] == "state":
+            return frame
+
+
+def test_the_ndjson_streams_tell_a_bot_its_turns_and_take_posted_actions(tmp_path, servers):
+    server = ServerProcess(str(tmp_path / "k.db")).start()
+    servers.append(server)
+    anna = guest(server, "Anna")
+    table_id = new_table(server, anna, 2, [None, "bot:sensible"])
+    rng = random.Random(5)
+    events: list[dict] = []
+    with httpx.stream("GET", server.url + "/api/stream/event", headers=anna,
+                      timeout=20) as stream:
+        httpx.post(f"{server.url}/api/tables/{table_id}/start", json={}, headers=anna)
+        for line in stream.iter_lines():
+            if not line.strip():
+                continue
+            event = json.loads(line)
+            events.append(event)
+            if event["type"] == "gameFinish":
+                break
+            if event["type"] == "yourTurn":
+                state = httpx.get(f"{server.url}/api/tables/{table_id}/state",
+                                  headers=anna).json()
+                if state["seq"] != event["seq"]:
+                    continue
+                response = httpx.post(f"{server.url}/api/tables/{table_id}/action",
+                                      headers=anna, json={"action": rng.choice(state["legal"]),
+                                                          "seq": state["seq"]})
+                assert response.status_code == 200, response.text
+    kinds = [e["type"] for e in events]
+    assert kinds[0] == "gameStart" and kinds[-1] == "gameFinish" and "yourTurn" in kinds
+    with httpx.stream("GET", f"{server.url}/api/stream/table/{table_id}",
+                      timeout=10) as stream:
+        first = json.loads(next(line for line in stream.iter_lines() if line.strip()))
+    assert first["status"] == "over" and first["seat"] is None
+    assert verify_log(httpx.get(f"{server.url}/api/tables/{table_id}/log").json()) == []
+
+
+def play_acknowledged(url: str, stop: threading.Event, acked: list[tuple[int, str]],
+                      seed: int) -> None:
+    """Play random moves, recording (seq sent, action) of every acknowledged one."""
+    rng = random.Random(seed)
+    try:
+        with connect(url, open_timeout=10) as ws:
+            pending: dict[int, tuple[int, str]] = {}
+            while not stop.is_set():
+                frame = json.loads(ws.recv(timeout=10))
+                if frame["type"] == "ack":
+                    acked.append(pending.pop(frame["id"]))
+                elif frame["type"] == "state":
+                    if frame["status"] == "over":
+                        return
+                    if frame["legal"]:
+                        ref = len(acked) + len(pending)
+                        pending[ref] = (frame["seq"], rng.choice(frame["legal"]))
+                        ws.send(json.dumps({"action": pending[ref][1], "seq": frame["seq"],
+                                            "id": ref}))
+    except Exception:
+        return  # the server was killed under us
+
+
+def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(tmp_path, servers):
+    db = str(tmp_path / "k.db")
+    server = ServerProcess(db).start()
+    servers.append(server)
+    anna = guest(server, "Anna")
+    tables = [new_table(server, anna, 3, [None, "bot:random", "bot:random"])
+              for _ in range(6)]
+    for table_id in tables:
+        httpx.post(f"{server.url}/api/tables/{table_id}/start", json={}, headers=anna)
+    stop = threading.Event()
+    acked: dict[str, list[tuple[int, str]]] = {t: [] for t in tables}
+    players = [threading.Thread(target=play_acknowledged,
+                                args=(ws_url(server, t, anna), stop, acked[t], i))
+               for i, t in enumerate(tables)]
+    for thread in players:
+        thread.start()
+    time.sleep(1.5)
+    server.kill()  # kill -9 while the games are being played
+    stop.set()
+    for thread in players:
+        thread.join(timeout=15)
+    assert sum(len(a) for a in acked.values()) > 0
+    restarted = ServerProcess(db).start()
+    servers.append(restarted)
+    for table_id in tables:
+        log = httpx.get(f"{restarted.url}/api/tables/{table_id}/log").json()
+        for seq, action in acked[table_id]:
+            # every acknowledged action is in the log, at the place it was sent for
+            assert log["events"][seq] == {"seq": seq, "type": "action", "seat": 0,
+                                          "action": action}
+        # the table resumes exactly where it was: frames continue from the log
+        with connect(ws_url(restarted, table_id, anna), open_timeout=10) as ws:
+            frame = next_state(ws)
+        assert frame["seq"] >= len(log["events"])
+        assert frame["status"] in ("playing", "over")
+    # and every resumed game can be played to its end, with a fair log
+    stop = threading.Event()
+    for table_id in tables:
+        play_acknowledged(ws_url(restarted, table_id, anna), stop, [], 99)
+        log = httpx.get(f"{restarted.url}/api/tables/{table_id}/log").json()
+        assert Table.from_json(log).state.is_over()
+        assert verify_log(log) == []
+
+
+def test_two_processes_on_one_postgresql_serve_one_table(postgres_url, redis_url, servers):
+    first = ServerProcess(postgres_url, redis=redis_url).start()
+    second = ServerProcess(postgres_url, redis=redis_url).start()
+    servers.extend([first, second])
+    anna, bo = guest(first, "Anna"), guest(second, "Bo")
+    table_id = new_table(first, anna, 3, [None, None, "bot:random"])
+    assert httpx.post(f"{second.url}/api/tables/{table_id}/join", json={},
+                      headers=bo).status_code == 200
+    assert httpx.post(f"{first.url}/api/tables/{table_id}/start", json={},
+                      headers=anna).status_code == 200
+    rng = random.Random(11)
+    seen: dict[str, list[int]] = {"anna": [], "bo": []}
+    with connect(ws_url(first, table_id, anna), open_timeout=10) as ws_a, \
+            connect(ws_url(second, table_id, bo), open_timeout=10) as ws_b:
+        sockets = {"anna": ws_a, "bo": ws_b}
+        over: set[str] = set()
+        deadline = time.monotonic() + 60
+        while len(over) < 2 and time.monotonic() < deadline:
+            for who, ws in sockets.items():
+                if who in over:
+                    continue
+                try:
+                    frame = json.loads(ws.recv(timeout=0.05))
+                except TimeoutError:
+                    continue
+                if frame["type"] != "state":
+                    continue
+                seen[who].append(frame["seq"])
+                if frame["status"] == "over":
+                    over.add(who)
+                elif frame["legal"]:
+                    ws.send(json.dumps({"action": rng.choice(frame["legal"]),
+                                        "seq": frame["seq"]}))
+    assert over == {"anna", "bo"}
+    log = httpx.get(f"{second.url}/api/tables/{table_id}/log").json()
+    assert log == httpx.get(f"{first.url}/api/tables/{table_id}/log").json()
+    assert verify_log(log) == []
+    seats = {e["seat"] for e in log["events"] if e["type"] == "action"}
+    assert {0, 1} <= seats  # both people moved, each on their own process
+    # each saw the other's moves: the final position reached both processes' clients
+    assert seen["anna"][-1] == seen["bo"][-1] == len(log["events"])
