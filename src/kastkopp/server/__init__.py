@@ -23,4 +23,4 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
 
     app = create_app(db, redis_url=redis_url, bot_delay=bot_delay)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
-                ws_max_size=64 * 1024, lifespan="on")
+                ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on")

@@ -634,6 +634,8 @@ class Hub:
                 raise IllegalAction("a bot plays this seat")
             before = (table.state, len(table.events), table.dice.nonce)
             table.act(seat, text.strip())
+            if not self.bot_delay:
+                self._answer_by_bots(live)
             rows = [event_row(e) for e in table.events[before[1]:]]
             values = self._finish_values(table)
             try:
@@ -652,6 +654,19 @@ class Hub:
             new_seq = live.seq
         self._after_change(live, drive_bots=True)
         return new_seq
+
+    def _answer_by_bots(self, live: LiveTable, limit: int = 10_000) -> None:
+        """Bots that move at once do so in the same commit as the move they answer."""
+        table = live.table
+        assert table is not None
+        for _ in range(limit):
+            state = table.state
+            seat = state.to_move()
+            if state.is_over() or seat is None or live.seats[seat].bot is None:
+                return
+            rng = random.Random(f"{live.id}:{len(table.events)}")
+            table.act(seat, live.bot(seat).choose(state.view(seat), state.legal_actions(),
+                                                  rng))
 
     async def _catch_up(self, live: LiveTable) -> None:
         """Reload a table's log, row and seats from the database (another process moved)."""
