@@ -44,7 +44,11 @@ class Frames:
 
 def play_by_websocket(ws: Any, rng: random.Random, frames: Frames,
                       max_frames: int = 20_000) -> dict[str, Any]:
-    """Play one seat with random legal actions until the game is over; the last frame."""
+    """Play one seat with random legal actions until the game is over; the last frame.
+
+    Like any careful client it acts at most once on each position (sequence number).
+    """
+    acted = -1
     for _ in range(max_frames):
         frame = frames.add(ws.receive_text())
         if frame["type"] == "error":
@@ -53,7 +57,8 @@ def play_by_websocket(ws: Any, rng: random.Random, frames: Frames,
             continue
         if frame["status"] == "over":
             return frame
-        if frame["legal"]:
+        if frame["legal"] and frame["seq"] > acted:
+            acted = frame["seq"]
             ws.send_text(json.dumps({"action": rng.choice(frame["legal"]),
                                      "seq": frame["seq"]}))
     raise AssertionError("the game did not end")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import threading
 
 import pytest
 from fastapi.testclient import TestClient
@@ -65,24 +66,24 @@ def test_a_client_never_receives_another_seats_hidden_dice(client, game):
                        headers=bo).status_code == 200
     client.post(f"/api/tables/{table_id}/start", json={"fill": "random"}, headers=anna)
     frames = {0: Frames(), 1: Frames()}
-    rng = random.Random(7)
     url = f"/api/tables/{table_id}/ws?token="
-    with client.websocket_connect(url + token(anna)) as ws0, \
-            client.websocket_connect(url + token(bo)) as ws1:
-        sockets = {0: ws0, 1: ws1}
-        over = set()
-        while len(over) < 2:
-            for seat, ws in sockets.items():
-                if seat in over:
-                    continue
-                frame = frames[seat].add(ws.receive_text())
-                if frame["type"] != "state":
-                    continue
-                if frame["status"] == "over":
-                    over.add(seat)
-                elif frame["legal"]:
-                    ws.send_text(json.dumps({"action": rng.choice(frame["legal"]),
-                                             "seq": frame["seq"]}))
+    errors: list[BaseException] = []
+
+    def seat(number: int, headers: dict[str, str]) -> None:
+        try:
+            with client.websocket_connect(url + token(headers)) as ws:
+                play_by_websocket(ws, random.Random(number), frames[number])
+        except BaseException as exc:  # reported below, in the test's own thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=seat, args=(0, anna)),
+               threading.Thread(target=seat, args=(1, bo))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not errors and not any(t.is_alive() for t in threads)
+    rng = random.Random(7)
     log = client.get(f"/api/tables/{table_id}/log").json()
     states = replayed_states(log)
     checked = 0

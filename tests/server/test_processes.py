@@ -20,9 +20,10 @@ def guest(server: ServerProcess, nickname: str) -> dict[str, str]:
 
 
 def new_table(server: ServerProcess, headers: dict[str, str], players: int,
-              seats: list[str | None]) -> str:
+              seats: list[str | None], **rules: int) -> str:
     response = httpx.post(server.url + "/api/tables", headers=headers,
-                          json={"game": "mia", "players": players, "seats": seats})
+                          json={"game": "mia", "players": players, "seats": seats,
+                                "rules": rules})
     assert response.status_code == 201, response.text
     return str(response.json()["id"])
 
@@ -97,12 +98,12 @@ def play_acknowledged(url: str, stop: threading.Event, acked: list[tuple[int, st
         return  # the server was killed under us
 
 
-def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(tmp_path, servers):
-    db = str(tmp_path / "k.db")
+def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(db_url, servers):
+    db = db_url
     server = ServerProcess(db).start()
     servers.append(server)
     anna = guest(server, "Anna")
-    tables = [new_table(server, anna, 3, [None, "bot:random", "bot:random"])
+    tables = [new_table(server, anna, 3, [None, "bot:random", "bot:random"], lives=9)
               for _ in range(6)]
     for table_id in tables:
         httpx.post(f"{server.url}/api/tables/{table_id}/start", json={}, headers=anna)
@@ -113,7 +114,9 @@ def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(tmp_path, se
                for i, t in enumerate(tables)]
     for thread in players:
         thread.start()
-    time.sleep(1.5)
+    deadline = time.monotonic() + 20
+    while sum(len(a) for a in acked.values()) < 30 and time.monotonic() < deadline:
+        time.sleep(0.01)
     server.kill()  # kill -9 while the games are being played
     stop.set()
     for thread in players:
@@ -121,6 +124,9 @@ def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(tmp_path, se
     assert sum(len(a) for a in acked.values()) > 0
     restarted = ServerProcess(db).start()
     servers.append(restarted)
+    statuses = [httpx.get(f"{restarted.url}/api/tables/{t}").json()["status"]
+                for t in tables]
+    assert "playing" in statuses  # the kill came in the middle of games
     for table_id in tables:
         log = httpx.get(f"{restarted.url}/api/tables/{table_id}/log").json()
         for seq, action in acked[table_id]:
@@ -139,6 +145,29 @@ def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(tmp_path, se
         log = httpx.get(f"{restarted.url}/api/tables/{table_id}/log").json()
         assert Table.from_json(log).state.is_over()
         assert verify_log(log) == []
+
+
+def test_kastkopp_verify_checks_every_roll_of_a_served_log(tmp_path, servers):
+    from typer.testing import CliRunner
+
+    from kastkopp.cli import app
+
+    server = ServerProcess(str(tmp_path / "k.db")).start()
+    servers.append(server)
+    anna = guest(server, "Anna")
+    table_id = new_table(server, anna, 2, [None, "bot:random"])
+    httpx.post(f"{server.url}/api/tables/{table_id}/start", json={}, headers=anna)
+    play_acknowledged(ws_url(server, table_id, anna), threading.Event(), [], 4)
+    path = tmp_path / "table.json"
+    path.write_text(httpx.get(f"{server.url}/api/tables/{table_id}/log").text)
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "rolls match the commit-reveal dice" in result.output
+    tampered = json.loads(path.read_text())
+    roll = next(e for e in tampered["events"] if e["type"] == "roll")
+    roll["faces"] = [7 - f for f in roll["faces"]]
+    path.write_text(json.dumps(tampered))
+    assert CliRunner().invoke(app, ["verify", str(path)]).exit_code != 0
 
 
 def test_two_processes_on_one_postgresql_serve_one_table(postgres_url, redis_url, servers):

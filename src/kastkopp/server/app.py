@@ -132,7 +132,8 @@ class ActionOut(BaseModel):
 
 
 def hub_of(request: Request) -> Hub:
-    return request.app.state.hub  # type: ignore[no-any-return]
+    hub: Hub = request.app.state.hub
+    return hub
 
 
 def token_of(request: Request) -> str | None:

@@ -21,6 +21,7 @@ Nothing here knows any game: the server speaks only the protocol of :mod:`kastko
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import queue
@@ -166,6 +167,15 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
         future.set_result(None)
     else:
         future.set_exception(error)
+
+
+def fork(table: Table) -> Table:
+    """A copy of a table that can move on without changing the original."""
+    copy = Table.__new__(Table)
+    copy.game, copy.seats, copy.state = table.game, table.seats, table.state
+    copy.dice = dataclasses.replace(table.dice)
+    copy.events = list(table.events)
+    return copy
 
 
 def event_row(event: dict[str, Any]) -> dict[str, Any]:
@@ -632,22 +642,23 @@ class Hub:
                 raise IllegalAction(f"it is not your turn; it is {who}'s")
             if as_bot is None and live.seats[seat].bot is not None:
                 raise IllegalAction("a bot plays this seat")
-            before = (table.state, len(table.events), table.dice.nonce)
+            # The move is made on a copy, so nobody sees it before it is committed.
+            before = len(table.events)
+            table = fork(table)
             table.act(seat, text.strip())
             if not self.bot_delay:
-                self._answer_by_bots(live)
-            rows = [event_row(e) for e in table.events[before[1]:]]
+                self._answer_by_bots(live, table)
+            rows = [event_row(e) for e in table.events[before:]]
             values = self._finish_values(table)
             try:
                 await self.writer.append(live.id, rows, values or None)
             except BaseException as exc:
-                table.state, table.dice.nonce = before[0], before[2]
-                del table.events[before[1]:]
                 if isinstance(exc, WriteConflict):
                     await self._catch_up(live)
                     raise StaleAction("another move was made first; look again") from None
                 log.exception("could not write table %s", live.id)
                 raise IllegalAction("the move could not be saved; try again") from None
+            live.table = table
             if values:
                 live.status, live.outcome = values["status"], values["outcome"]
             live.last_move_at = time.time()
@@ -655,10 +666,8 @@ class Hub:
         self._after_change(live, drive_bots=True)
         return new_seq
 
-    def _answer_by_bots(self, live: LiveTable, limit: int = 10_000) -> None:
+    def _answer_by_bots(self, live: LiveTable, table: Table, limit: int = 10_000) -> None:
         """Bots that move at once do so in the same commit as the move they answer."""
-        table = live.table
-        assert table is not None
         for _ in range(limit):
             state = table.state
             seat = state.to_move()
@@ -770,6 +779,13 @@ class Hub:
 
     def unwatch(self, live: LiveTable, watcher: Watcher) -> None:
         live.watchers.discard(watcher)
+        self._forget_if_unwatched(live)
+
+    def _forget_if_unwatched(self, live: LiveTable) -> None:
+        """A finished table nobody watches leaves memory; the database still has it all."""
+        if live.status == "over" and not live.watchers and \
+                self.tables.get(live.id) is live:
+            del self.tables[live.id]
 
     def watch_account(self, account_id: int) -> Watcher:
         watcher = Watcher(None)
@@ -809,11 +825,12 @@ class Hub:
         if drive_bots and self.publish is not None:
             self.publish({"table": live.id, "seq": live.seq})
         if live.status == "over":
-            for seat, info in enumerate(live.seats):
-                if info.account_id is not None:
-                    self._notify_account(info.account_id, {
-                        "type": "gameFinish", "table": live.id, "seat": seat,
+            for index, seated in enumerate(live.seats):
+                if seated.account_id is not None:
+                    self._notify_account(seated.account_id, {
+                        "type": "gameFinish", "table": live.id, "seat": index,
                         "outcome": live.outcome, "server_seed": live.seed.hex()})
+            self._forget_if_unwatched(live)
             return
         seat = live.to_move()
         if seat is None:

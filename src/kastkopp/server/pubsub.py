@@ -31,7 +31,7 @@ class RedisBridge:
 
     def publish(self, message: dict[str, Any]) -> None:
         text = json.dumps({**message, "origin": self.origin})
-        task = asyncio.get_running_loop().create_task(self.client.publish(CHANNEL, text))
+        task = asyncio.ensure_future(self.client.publish(CHANNEL, text))
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
 

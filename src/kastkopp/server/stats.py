@@ -77,7 +77,7 @@ def leaderboard(store: Store, game: str) -> list[dict[str, Any]]:
         if row.outcome is None or len(set(names)) < len(names):
             continue  # one player in two seats is no contest
         teams = [[ratings.get(name) or model.rating(name=name)] for name in names]
-        ranks = [_place(row.outcome["ranking"], seat) for seat in range(len(names))]
+        ranks = [float(_place(row.outcome["ranking"], seat)) for seat in range(len(names))]
         for name, (new,) in zip(names, model.rate(teams, ranks=ranks), strict=True):
             ratings[name] = new
             played[name] += 1
