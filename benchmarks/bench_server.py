@@ -12,7 +12,8 @@ in-process by the engine alone (no network, no database), the ceiling for one co
 
 Usage (bounded: at most 2000 clients, 120 s; loopback only)::
 
-    python benchmarks/bench_server.py --clients 1000 --seconds 20
+    python benchmarks/bench_server.py --clients 1000 --seconds 20 --rate 2000
+    python benchmarks/bench_server.py --clients 1000 --seconds 20 --rate 0   # saturate
     python benchmarks/bench_server.py --clients 50 --seconds 5      # a quick look
 """
 
@@ -97,7 +98,11 @@ async def setup_client(http: httpx.AsyncClient, gate: asyncio.Semaphore,
 
 
 async def play(url: str, connected: asyncio.Event, go: asyncio.Event, stop_at: list[float],
-               latencies: list[float], counts: list[int], seed: int) -> None:
+               latencies: list[float], counts: list[int], seed: int,
+               interval: float) -> None:
+    """One client: on its turn it waits for its next slot (every ``interval`` seconds,
+    0 = at once), sends a random legal move with the sequence number it saw, and times
+    the acknowledgement."""
     rng = random.Random(seed)
     async with websockets.connect(url, max_queue=None, open_timeout=60,
                                   ping_interval=None) as ws:
@@ -106,9 +111,14 @@ async def play(url: str, connected: asyncio.Event, go: asyncio.Event, stop_at: l
         sent_at: float | None = None
         acted_on = -1
         await go.wait()
+        slot = time.perf_counter() + rng.random() * interval
         while time.perf_counter() < stop_at[0]:
             if sent_at is None and latest is not None and latest["legal"] and \
                     latest["seq"] != acted_on:
+                wait = slot - time.perf_counter()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                slot = max(slot + interval, time.perf_counter())
                 acted_on = latest["seq"]
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"action": rng.choice(latest["legal"]),
@@ -132,7 +142,7 @@ async def play(url: str, connected: asyncio.Event, go: asyncio.Event, stop_at: l
                 sent_at = None
 
 
-async def run(clients: int, seconds: float) -> dict:
+async def run(clients: int, seconds: float, rate: float) -> dict:
     port = free_port()
     folder = tempfile.mkdtemp(prefix="kastkopp-bench-")
     db = str(Path(folder) / "bench.db")
@@ -159,7 +169,8 @@ async def run(clients: int, seconds: float) -> dict:
         events = [asyncio.Event() for _ in seats]
         tasks = [asyncio.create_task(play(
             f"ws://{HOST}:{port}/api/tables/{table}/ws?token={token}", event, go, stop_at,
-            latencies, counts, i)) for i, ((token, table), event) in
+            latencies, counts, i, clients / rate if rate else 0.0))
+            for i, ((token, table), event) in
             enumerate(zip(seats, events, strict=True))]
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 120)
         connected_rss = rss_mb(server.pid)
@@ -173,7 +184,8 @@ async def run(clients: int, seconds: float) -> dict:
         server.terminate()
         server.wait(timeout=30)
     latencies.sort()
-    return {"clients": clients, "seconds": round(elapsed, 2), "setup_seconds": round(setup, 1),
+    return {"clients": clients, "offered_moves_per_second": rate or None,
+            "seconds": round(elapsed, 2), "setup_seconds": round(setup, 1),
             "moves": counts[0], "errors": counts[1],
             "moves_per_second": round(counts[0] / elapsed, 1),
             "p50_ms": round(1000 * statistics.median(latencies), 2) if latencies else None,
@@ -188,20 +200,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rate", type=float, default=2000.0,
+                        help="moves per second the clients offer together (0: as fast as "
+                        "the server answers)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     clients = max(1, min(args.clients, MAX_CLIENTS))
     seconds = max(1.0, min(args.seconds, MAX_SECONDS))
     raise_file_limit()
-    result = asyncio.run(run(clients, seconds))
+    result = asyncio.run(run(clients, seconds, max(0.0, args.rate)))
     peer = engine_peer()
     result["engine_alone_moves_per_second"] = round(peer, 1)
     result["ratio_to_engine_alone"] = round(result["moves_per_second"] / peer, 3)
     if args.json:
         print(json.dumps(result))
         return
+    offered = f"{args.rate:g} moves/s offered" if args.rate else "as fast as answered"
     print(f"{result['clients']} WebSocket clients, each at a table against a bot "
-          f"(mia/maexchen), SQLite WAL synchronous=FULL, {result['seconds']} s")
+          f"(mia/maexchen), {offered}, SQLite WAL synchronous=FULL, {result['seconds']} s")
     print(f"  acknowledged moves/s: {result['moves_per_second']}  "
           f"({result['moves']} moves, {result['errors']} refused)")
     print(f"  latency send→ack: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
