@@ -26,7 +26,7 @@ from kastkopp.strategy import register_bot
 @dataclass
 class SensibleMiaBot(Player):
     rules: MiaRules
-    honest_weight: float = 0.7  # how much it expects the others to play as it does
+    honest_weight: float = 0.3  # how much it expects the others to play as it does
     bluff_survives: float = 0.4  # how often a forced bluff of its own goes unpunished
     pass_if_true: float = 0.5  # pass a claim at least this likely to be true ...
     pass_if_beaten_below: float = 0.3  # ... that a fresh roll beats this rarely
@@ -62,6 +62,9 @@ class SensibleMiaBot(Player):
         if view["phase"] == "announce":
             return self.announce(view, legal, rng)
         claim = int(view["claim"])
+        if "your_dice" in view:  # its own claim came back: it knows whether it holds
+            holds = self.rules.rank(int(view["your_dice"])) >= self.rules.rank(claim)
+            return Roll() if holds and Roll() in legal else Call()
         truth = self.believed(view)
         beaten = float(self.rules.beaten(claim))
         if Pass() in legal and truth >= self.pass_if_true and beaten < self.pass_if_beaten_below:
