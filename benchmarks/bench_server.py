@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import socket
@@ -65,6 +66,12 @@ def rss_mb(pid: int) -> tuple[float, float]:
         if key in ("VmRSS", "VmHWM"):
             values[key] = int(rest.split()[0]) / 1024
     return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def engine_peer(seconds: float = 2.0) -> float:
@@ -174,12 +181,16 @@ async def run(clients: int, seconds: float, rate: float) -> dict:
             enumerate(zip(seats, events, strict=True))]
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 120)
         connected_rss = rss_mb(server.pid)
+        server_cpu = cpu_seconds(server.pid)
+        client_cpu = time.process_time()
         begin = time.perf_counter()
         stop_at[0] = begin + seconds
         go.set()
         await asyncio.gather(*tasks, return_exceptions=True)
         elapsed = time.perf_counter() - begin
         current, peak = rss_mb(server.pid)
+        server_cpu = cpu_seconds(server.pid) - server_cpu
+        client_cpu = time.process_time() - client_cpu
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -192,6 +203,9 @@ async def run(clients: int, seconds: float, rate: float) -> dict:
             "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 2)
             if latencies else None,
             "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
+            "server_cpu_share": round(server_cpu / elapsed, 2),
+            "clients_cpu_share": round(client_cpu / elapsed, 2),
+            "load_average": round(os.getloadavg()[0], 2),
             "server_rss_mb_connected": round(connected_rss[0], 1),
             "server_rss_mb": round(current, 1), "server_peak_rss_mb": round(peak, 1)}
 
@@ -222,6 +236,8 @@ def main() -> None:
           f"({result['moves']} moves, {result['errors']} refused)")
     print(f"  latency send→ack: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
           f"max {result['max_ms']} ms")
+    print(f"  CPU: server {result['server_cpu_share']:.0%} of a core, clients "
+          f"{result['clients_cpu_share']:.0%}; machine load average {result['load_average']}")
     print(f"  server memory: {result['server_rss_mb_connected']} MB with all connected, "
           f"peak {result['server_peak_rss_mb']} MB")
     print(f"  peer, engine alone in-process (no network, no database): "
