@@ -206,11 +206,19 @@ class TerminalPlayer(Player):
             try:
                 action = self.game.parse_action(text)
             except IllegalAction as exc:
-                console.print(f"[red]{exc}[/]", highlight=False)
+                console.print(f"[red]{self._unreadable(text, exc)}[/]", highlight=False)
                 continue
             if action in legal:
                 return action
             console.print(f"[red]{self._why_not(action)}[/]", highlight=False)
+
+    def _unreadable(self, text: str, error: IllegalAction) -> str:
+        """The state may explain unreadable text better (what would be legal instead)."""
+        try:
+            self.table.state.apply(text)
+        except IllegalAction as exc:
+            return str(exc)
+        return str(error)
 
     def _why_not(self, action: Action) -> str:
         """Ask the rules why: applying to the real state explains best (and changes nothing)."""
@@ -502,6 +510,10 @@ def serve_command(
 
     console.print(f"kastkopp server on http://{host}:{port} · database {db or default_url()}")
     serve(host=host, port=port, db=db, redis_url=redis, bot_delay=bot_delay)
+
+
+# The match formats (match, chouette, knockout) register their commands on ``app``.
+from kastkopp import cli_matches  # noqa: E402, F401
 
 
 def main() -> None:
