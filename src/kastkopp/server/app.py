@@ -12,6 +12,7 @@ Routes (all JSON; errors are ``{"detail": "<one line a player understands>"}``):
 - ``WS /api/tables/{id}/ws`` — frames ``{"type": "state", "seq", "view", "legal", ...}``;
   send ``{"action": "<notation>", "seq": <seq seen>, "id": <any>}``, get ``ack`` or ``error``
 - ``GET /api/stream/event`` and ``/api/stream/table/{id}`` — NDJSON, one event a line
+- ``POST /api/series``, ``GET /api/series/{id}`` — matches, chouettes and knockouts
 - ``GET /api/stats/{game}``, ``/api/ratings/{game}``, ``/api/players/{name}/history``
 - ``GET /tables/{id}`` — the invite link, a page saying how to join
 """
@@ -35,6 +36,7 @@ from starlette.websockets import WebSocketDisconnect
 from kastkopp.engine import IllegalAction, KastkoppError, registered
 from kastkopp.server import accounts, stats
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
+from kastkopp.server.series import SeriesRunner
 from kastkopp.store import Account, GameTable, Store
 from kastkopp.strategy import bot_help, bot_names
 
@@ -122,6 +124,20 @@ class ActionBody(BaseModel):
     seq: int = Field(ge=0, description="the sequence number of the position you saw")
 
 
+class CreateSeries(BaseModel):
+    """A match (two players, best of N), a chouette (three or more, N games) or a
+    knockout (a bracket of matches). Players are account names or bots (``bot:random``,
+    ``bot:random#2`` for a second)."""
+
+    format: str = Field(pattern="^(match|chouette|knockout)$", examples=["match"])
+    game: str = Field(max_length=40, examples=["mia"])
+    preset: str | None = Field(default=None, max_length=40)
+    rules: dict[str, str | int | bool] = Field(default_factory=dict)
+    players: list[str] = Field(min_length=2, max_length=64)
+    best_of: int = Field(default=1, ge=1, le=21)
+    games: int | None = Field(default=None, ge=1, le=200)
+
+
 class ActionOut(BaseModel):
     ok: bool
     seq: int
@@ -179,7 +195,11 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         hub = Hub(store, bot_delay=bot_delay,
                   publish=bridge.publish if bridge is not None else None)
         app.state.hub = hub
+        runner = SeriesRunner(hub)
+        app.state.series = runner
+        hub.on_finish = runner.table_finished
         await hub.resume()
+        await runner.resume()
         if bridge is not None:
             await bridge.start(hub)
         try:
@@ -410,6 +430,23 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                 await websocket.close(code=4401)
                 return
         await _play(hub, live, websocket, account)
+
+    # -- matches and tournaments -----------------------------------------------------------
+    @app.post("/api/series", status_code=201, tags=["series"])
+    async def create_series(body: CreateSeries, request: Request, me: Me) -> dict[str, Any]:
+        """Start a match, chouette or knockout: its tables are made and started as it goes."""
+        runner: SeriesRunner = request.app.state.series
+        series_id = await asyncio.to_thread(
+            runner.create, me, body.format, body.game, body.preset, dict(body.rules),
+            [p.strip() for p in body.players], body.best_of, body.games)
+        await runner.advance(series_id)
+        return await asyncio.to_thread(runner.summary, series_id)
+
+    @app.get("/api/series/{series_id}", tags=["series"])
+    async def series(series_id: TableId, request: Request) -> dict[str, Any]:
+        """Score, standings or bracket, and every table of the series."""
+        runner: SeriesRunner = request.app.state.series
+        return await asyncio.to_thread(runner.summary, series_id)
 
     @app.get("/api/stats/{game}", tags=["statistics"])
     def game_stats(game: Annotated[str, Path(max_length=40)]) -> list[dict[str, Any]]:

@@ -357,6 +357,8 @@ class Hub:
         self.writer = LogWriter(store)
         self.bot_delay = bot_delay
         self.publish = publish
+        # called with a table's id when a game ends here (the series move on)
+        self.on_finish: Callable[[str], Any] | None = None
         self.tables: dict[str, LiveTable] = {}
         self.account_watchers: dict[int, set[Watcher]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -588,23 +590,40 @@ class Hub:
                 for seat in empty:
                     await asyncio.to_thread(self._save_seat, live.id, seat, None, name)
                     live.seats[seat] = SeatInfo(bot=name)
-            table = Table(live.game, seats=[s.label(i) for i, s in enumerate(live.seats)],
-                          dice=CommitRevealDice(server_seed=live.seed,
-                                                client_seed=live.client_seed))
-            values: dict[str, Any] = {"status": "playing", "started_at": datetime.now(UTC)}
-            values.update(self._finish_values(table))
-            await self.writer.append(live.id, [event_row(e) for e in table.events], values)
-            live.table = table
-            live.status = values["status"]
-            live.outcome = values.get("outcome")
-            live.last_move_at = time.time()
+            await self._deal(live)
+        self._started(live)
+        return live
+
+    async def begin(self, table_id: str) -> LiveTable:
+        """Start a table whose seats are all taken (the tables a series makes)."""
+        live = await self.get(table_id)
+        async with live.lock:
+            if live.status != "open":
+                return live
+            await self._deal(live)
+        self._started(live)
+        return live
+
+    async def _deal(self, live: LiveTable) -> None:
+        """The first dice of a game, committed with the table's new status."""
+        table = Table(live.game, seats=[s.label(i) for i, s in enumerate(live.seats)],
+                      dice=CommitRevealDice(server_seed=live.seed,
+                                            client_seed=live.client_seed))
+        values: dict[str, Any] = {"status": "playing", "started_at": datetime.now(UTC)}
+        values.update(self._finish_values(table))
+        await self.writer.append(live.id, [event_row(e) for e in table.events], values)
+        live.table = table
+        live.status = values["status"]
+        live.outcome = values.get("outcome")
+        live.last_move_at = time.time()
+
+    def _started(self, live: LiveTable) -> None:
         for index, seat_info in enumerate(live.seats):
             if seat_info.account_id is not None:
                 self._notify_account(seat_info.account_id, {
                     "type": "gameStart", "table": live.id, "game": live.game.name,
                     "seat": index, "seed_sha256": live.commitment})
         self._after_change(live, drive_bots=True)
-        return live
 
     @staticmethod
     def _finish_values(table: Table) -> dict[str, Any]:
@@ -765,7 +784,7 @@ class Hub:
             else:
                 move = str(live.table.state.legal_actions()[0])
         if move is None:
-            self._after_change(live, drive_bots=False)
+            self._after_change(live, drive_bots=True)
         else:
             # The game's first legal action is its default move.
             await self.act(live.id, None, move, seq, as_bot=seat)
@@ -830,6 +849,8 @@ class Hub:
                     self._notify_account(seated.account_id, {
                         "type": "gameFinish", "table": live.id, "seat": index,
                         "outcome": live.outcome, "server_seed": live.seed.hex()})
+            if drive_bots and self.on_finish is not None:
+                self._spawn(self.on_finish(live.id))
             self._forget_if_unwatched(live)
             return
         seat = live.to_move()

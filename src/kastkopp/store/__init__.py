@@ -22,9 +22,19 @@ from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from kastkopp.store.models import Account, Base, GameTable, LogEvent, Seat, Token
+from kastkopp.store.models import (
+    Account,
+    Base,
+    GameTable,
+    LogEvent,
+    Seat,
+    Series,
+    SeriesTable,
+    Token,
+)
 
-__all__ = ["Account", "Base", "GameTable", "LogEvent", "Seat", "Store", "Token",
+__all__ = ["Account", "Base", "GameTable", "LogEvent", "Seat", "Series", "SeriesTable", "Store",
+           "Token",
            "default_url"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")

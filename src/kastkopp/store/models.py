@@ -121,3 +121,38 @@ class LogEvent(Base):
     nonce: Mapped[int | None] = mapped_column(Integer, nullable=True)
     faces: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Series(Base):
+    """A match or tournament run on the server (see :mod:`kastkopp.matches`).
+
+    ``state`` is the library value's JSON (a fold of the results); ``recorded`` lists the
+    tables whose results are in it, so a result is never counted twice.
+    """
+
+    __tablename__ = "series"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    format: Mapped[str] = mapped_column(String(10))  # match, chouette, knockout
+    game: Mapped[str] = mapped_column(String(40))
+    preset: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    best_of: Mapped[int] = mapped_column(Integer, default=1)
+    games: Mapped[int | None] = mapped_column(Integer, nullable=True)  # chouette length
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    recorded: Mapped[list[Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(10))  # playing, over
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SeriesTable(Base):
+    """Which table plays which game of a series (for a knockout: which match)."""
+
+    __tablename__ = "series_tables"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    series_id: Mapped[str] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"),
+                                           index=True)
+    slot: Mapped[dict[str, Any]] = mapped_column(JSON)
