@@ -103,8 +103,8 @@ def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(db_url, serv
     server = ServerProcess(db).start()
     servers.append(server)
     anna = guest(server, "Anna")
-    tables = [new_table(server, anna, 3, [None, "bot:random", "bot:random"], lives=9)
-              for _ in range(6)]
+    tables = [new_table(server, anna, 3, [None, "bot:random", "bot:random"], lives=6)
+              for _ in range(4)]
     for table_id in tables:
         httpx.post(f"{server.url}/api/tables/{table_id}/start", json={}, headers=anna)
     stop = threading.Event()
@@ -115,7 +115,7 @@ def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(db_url, serv
     for thread in players:
         thread.start()
     deadline = time.monotonic() + 20
-    while sum(len(a) for a in acked.values()) < 30 and time.monotonic() < deadline:
+    while sum(len(a) for a in acked.values()) < 20 and time.monotonic() < deadline:
         time.sleep(0.01)
     server.kill()  # kill -9 while the games are being played
     stop.set()
