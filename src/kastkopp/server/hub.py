@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import queue
@@ -37,7 +38,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from kastkopp.dice import CommitRevealDice
+from kastkopp.dice import CommitRevealDice, seed_commitment
 from kastkopp.engine import (
     Game,
     IllegalAction,
@@ -251,9 +252,10 @@ class LiveTable:
     def seq(self) -> int:
         return 0 if self.table is None else len(self.table.events)
 
-    @property
+    @functools.cached_property
     def commitment(self) -> str:
-        return CommitRevealDice(server_seed=self.seed).commitment
+        """The SHA-256 of the dice seed, public from the start."""
+        return seed_commitment(self.seed)
 
     def seat_of(self, account_id: int | None) -> int | None:
         if account_id is None:
