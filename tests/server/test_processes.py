@@ -211,3 +211,31 @@ def test_two_processes_on_one_postgresql_serve_one_table(postgres_url, redis_url
     assert {0, 1} <= seats  # both people moved, each on their own process
     # each saw the other's moves: the final position reached both processes' clients
     assert seen["anna"][-1] == seen["bo"][-1] == len(log["events"])
+
+
+def test_kastkopp_serve_starts_the_server_on_the_given_port_and_database(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from servertools import free_port
+
+    kastkopp = shutil.which("kastkopp") or str(Path(sys.executable).with_name("kastkopp"))
+    port, db = free_port(), tmp_path / "served.db"
+    process = subprocess.Popen([kastkopp, "serve", "--port", str(port), "--db", str(db)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    games: list[dict] = []
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).json()
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        assert "mia" in {g["name"] for g in games}
+        assert db.exists()  # the schema was migrated into the file named
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
