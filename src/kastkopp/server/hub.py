@@ -402,11 +402,15 @@ class Hub:
         if live is not None:
             return live
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            live = self.tables.get(table_id)
-            if live is None:
-                live = await asyncio.to_thread(self._load, table_id)
-                self.tables[table_id] = live
+        try:
+            async with lock:
+                live = self.tables.get(table_id)
+                if live is None:
+                    live = await asyncio.to_thread(self._load, table_id)
+                    self.tables[table_id] = live
+        finally:
+            if not lock.locked() and self._loading.get(table_id) is lock:
+                del self._loading[table_id]  # unknown ids must not pile up
         return live
 
     def _load(self, table_id: str) -> LiveTable:
