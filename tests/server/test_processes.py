@@ -178,6 +178,23 @@ def test_two_processes_on_one_postgresql_serve_one_table(postgres_url, redis_url
     table_id = new_table(first, anna, 3, [None, None, "bot:random"])
     assert httpx.post(f"{second.url}/api/tables/{table_id}/join", json={},
                       headers=bo).status_code == 200
+    bo_events: list[dict] = []
+    listening = threading.Event()
+
+    def listen() -> None:  # Bo's event stream is on the second process
+        with httpx.stream("GET", second.url + "/api/stream/event", headers=bo,
+                          timeout=30) as stream:
+            listening.set()
+            for line in stream.iter_lines():
+                if line.strip():
+                    bo_events.append(json.loads(line))
+                    if bo_events[-1]["type"] == "gameFinish":
+                        return
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    assert listening.wait(10)
+    time.sleep(0.2)  # the stream is registered once its headers are out
     assert httpx.post(f"{first.url}/api/tables/{table_id}/start", json={},
                       headers=anna).status_code == 200
     rng = random.Random(11)
@@ -211,6 +228,10 @@ def test_two_processes_on_one_postgresql_serve_one_table(postgres_url, redis_url
     assert {0, 1} <= seats  # both people moved, each on their own process
     # each saw the other's moves: the final position reached both processes' clients
     assert seen["anna"][-1] == seen["bo"][-1] == len(log["events"])
+    # and the game started and ended on the first process reached Bo's stream on the second
+    listener.join(timeout=10)
+    kinds = [e["type"] for e in bo_events if e.get("table") == table_id]
+    assert kinds[0] == "gameStart" and kinds[-1] == "gameFinish" and "yourTurn" in kinds
 
 
 def test_kastkopp_serve_starts_the_server_on_the_given_port_and_database(tmp_path):

@@ -624,11 +624,9 @@ class Hub:
         live.last_move_at = time.time()
 
     def _started(self, live: LiveTable) -> None:
-        for index, seat_info in enumerate(live.seats):
-            if seat_info.account_id is not None:
-                self._notify_account(seat_info.account_id, {
-                    "type": "gameStart", "table": live.id, "game": live.game.name,
-                    "seat": index, "seed_sha256": live.commitment})
+        self._tell_started(live)
+        if self.publish is not None:
+            self.publish({"table": live.id, "seq": live.seq, "start": True})
         self._after_change(live, drive_bots=True)
 
     @staticmethod
@@ -710,13 +708,18 @@ class Hub:
         live.last_move_at = fresh.last_move_at
         live.bots.clear()
 
-    async def remote_change(self, table_id: str) -> None:
+    async def remote_change(self, table_id: str, started: bool = False) -> None:
         """Another process changed a table: catch up and tell this process's watchers."""
         live = self.tables.get(table_id)
         if live is None:
             if not self.account_watchers:
                 return
             live = await self.get(table_id)
+            if not any(info.account_id in self.account_watchers for info in live.seats):
+                del self.tables[table_id]  # nobody here cares about this table
+                return
+            if started:
+                self._tell_started(live)
             self._after_change(live, drive_bots=False)
             return
         async with live.lock:
@@ -724,12 +727,15 @@ class Hub:
             await self._catch_up(live)
         if (live.seq, live.status) != (seq, status) or status == "open":
             if status == "open" and live.status == "playing":
-                for index, info in enumerate(live.seats):
-                    if info.account_id is not None:
-                        self._notify_account(info.account_id, {
-                            "type": "gameStart", "table": live.id, "game": live.game.name,
-                            "seat": index, "seed_sha256": live.commitment})
+                self._tell_started(live)
             self._after_change(live, drive_bots=False)
+
+    def _tell_started(self, live: LiveTable) -> None:
+        for index, info in enumerate(live.seats):
+            if info.account_id is not None:
+                self._notify_account(info.account_id, {
+                    "type": "gameStart", "table": live.id, "game": live.game.name,
+                    "seat": index, "seed_sha256": live.commitment})
 
     async def forfeit(self, live: LiveTable, seat: int) -> None:
         """The seat ran out of time and the table plays 'lose': the others win."""

@@ -50,7 +50,7 @@ class RedisBridge:
                 data = json.loads(message["data"])
                 if data.get("origin") == self.origin:
                     continue
-                await self.hub.remote_change(str(data["table"]))
+                await self.hub.remote_change(str(data["table"]), bool(data.get("start")))
             except Exception:
                 log.exception("could not follow a table event from another process")
 
