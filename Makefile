@@ -8,16 +8,16 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,server]'
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/kastkopp play
+	$(BIN)/kastkopp serve $(if $(PORT),--port $(PORT)) $(if $(DB),--db $(DB))
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)
 	$(BIN)/mypy
-	$(BIN)/pytest
+	env $$(scripts/services.sh start) $(BIN)/pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)

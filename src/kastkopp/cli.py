@@ -495,6 +495,33 @@ def odds_command(
     console.print(table)
 
 
+# --------------------------------------------------------------------------- the server
+
+
+@app.command("serve")
+@friendly
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+    port: int = typer.Option(8000, "--port", min=1, max=65535),
+    db: str = typer.Option(None, "--db", help="SQLite file or database URL "
+                           "(postgresql+psycopg://...); default: the user data directory"),
+    redis: str = typer.Option(None, "--redis", help="Redis URL, for several server "
+                              "processes on one PostgreSQL database"),
+    bot_delay: float = typer.Option(0.0, "--bot-delay", min=0.0, max=10.0,
+                                    help="seconds a bot waits before it moves"),
+) -> None:
+    """Run the game server: online tables, accounts, bots and provably fair dice."""
+    try:
+        from kastkopp.server import serve
+    except ImportError as exc:
+        raise KastkoppError(f"the server needs its extras: pip install 'kastkopp[server]' "
+                            f"({exc.name} is missing)") from None
+    from kastkopp.store import default_url
+
+    console.print(f"kastkopp server on http://{host}:{port} · database {db or default_url()}")
+    serve(host=host, port=port, db=db, redis_url=redis, bot_delay=bot_delay)
+
+
 register_solvers(app)
 
 # The match formats (match, chouette, knockout) and Yatzy's ``score`` (checking a row of a

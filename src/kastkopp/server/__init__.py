@@ -1,0 +1,26 @@
+"""kastkopp's game server: every registered game online, with bots and provably fair dice.
+
+Start it with ``kastkopp serve`` (or ``python -m kastkopp.server``)::
+
+    kastkopp serve --host 127.0.0.1 --port 8000 --db ~/kastkopp.db
+    kastkopp serve --db postgresql+psycopg://kastkopp@localhost/kastkopp \\
+        --redis redis://localhost:6379/0        # several processes on one database
+
+See :mod:`kastkopp.server.app` for the routes and :mod:`kastkopp.server.hub` for how a
+move becomes durable before it is acknowledged.
+"""
+
+from __future__ import annotations
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
+          redis_url: str | None = None, bot_delay: float = 0.0,
+          log_level: str = "info") -> None:
+    """Run the server with uvicorn until interrupted."""
+    import uvicorn
+
+    from kastkopp.server.app import create_app
+
+    app = create_app(db, redis_url=redis_url, bot_delay=bot_delay)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
+                ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on")

@@ -1,0 +1,24 @@
+"""``python -m kastkopp.server [--host H] [--port P] [--db URL] [--redis URL]``."""
+
+from __future__ import annotations
+
+import argparse
+
+from kastkopp.server import serve
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m kastkopp.server",
+                                     description="kastkopp's game server")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--db", default=None, help="database URL or SQLite file")
+    parser.add_argument("--redis", default=None, help="Redis URL (several processes)")
+    parser.add_argument("--bot-delay", type=float, default=0.0)
+    parser.add_argument("--log-level", default="info")
+    args = parser.parse_args()
+    serve(args.host, args.port, args.db, args.redis, args.bot_delay, args.log_level)
+
+
+if __name__ == "__main__":
+    main()

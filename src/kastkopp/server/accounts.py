@@ -1,0 +1,124 @@
+"""Accounts: argon2 password hashes, session cookies for browsers, tokens for programs.
+
+A token is 32 random bytes shown once; the database keeps only its SHA-256. Browsers get
+it in an HttpOnly cookie (``Secure`` over HTTPS), bots and scripts send it as
+``Authorization: Bearer <token>`` — or, for WebSockets opened by a script, ``?token=``.
+Guests are accounts without a password whose name is their nickname plus a short tag.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from kastkopp.engine import KastkoppError
+from kastkopp.store import Account, Token
+
+COOKIE = "kastkopp_session"
+NAME = re.compile(r"^[A-Za-z0-9ÅÄÖÆØåäöæøÜüé_.-]{2,24}$")
+MIN_PASSWORD = 8
+
+_hasher = PasswordHasher()
+
+
+class AccountError(KastkoppError):
+    """A registration, login or password change that cannot be done, with the reason."""
+
+
+class NotAuthenticated(KastkoppError):
+    """No valid session cookie or token came with the request."""
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_name(name: str) -> str:
+    if not NAME.match(name):
+        raise AccountError("a name is 2 to 24 letters, digits, '.', '_' or '-'")
+    if name.lower().startswith("bot"):
+        raise AccountError("names starting with 'bot' are kept for the house bots")
+    return name
+
+
+def check_password(password: str) -> str:
+    if len(password) < MIN_PASSWORD:
+        raise AccountError(f"a password needs at least {MIN_PASSWORD} characters")
+    if len(password) > 256:
+        raise AccountError("a password may be at most 256 characters")
+    return password
+
+
+def issue_token(session: Session, account: Account, kind: str, label: str = "") -> str:
+    token = secrets.token_urlsafe(32)
+    session.add(Token(digest=digest(token), account_id=account.id, kind=kind,
+                      label=label[:80]))
+    return token
+
+
+def register(session: Session, name: str, password: str) -> Account:
+    check_name(name)
+    check_password(password)
+    if session.scalar(select(Account).where(Account.name == name)) is not None:
+        raise AccountError(f"the name '{name}' is taken")
+    account = Account(name=name, password_hash=_hasher.hash(password), guest=False)
+    session.add(account)
+    session.flush()
+    return account
+
+
+def guest(session: Session, nickname: str) -> Account:
+    check_name(nickname[:19] or "-")
+    for _ in range(20):
+        name = f"{nickname[:19]}~{secrets.token_hex(2)}"
+        if session.scalar(select(Account).where(Account.name == name)) is None:
+            break
+    account = Account(name=name, password_hash=None, guest=True)
+    session.add(account)
+    session.flush()
+    return account
+
+
+def login(session: Session, name: str, password: str) -> Account:
+    account = session.scalar(select(Account).where(Account.name == name))
+    wrong = AccountError("wrong name or password")
+    if account is None or account.password_hash is None:
+        _hasher.hash(password)  # spend the same time, so names cannot be probed
+        raise wrong
+    try:
+        _hasher.verify(account.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        raise wrong from None
+    if _hasher.check_needs_rehash(account.password_hash):
+        account.password_hash = _hasher.hash(password)
+    return account
+
+
+def change_password(session: Session, account: Account, old: str, new: str) -> None:
+    if account.password_hash is None:
+        raise AccountError("a guest has no password; register an account instead")
+    try:
+        _hasher.verify(account.password_hash, old)
+    except (VerificationError, InvalidHashError):
+        raise AccountError("the old password is wrong") from None
+    account.password_hash = _hasher.hash(check_password(new))
+    # Every other session ends with the old password; API tokens stay.
+    session.execute(delete(Token).where(Token.account_id == account.id,
+                                        Token.kind == "session"))
+
+
+def account_for(session: Session, token: str | None) -> Account | None:
+    if not token or len(token) > 200:
+        return None
+    row = session.get(Token, digest(token))
+    return None if row is None else session.get(Account, row.account_id)
+
+
+def revoke(session: Session, token: str) -> None:
+    session.execute(delete(Token).where(Token.digest == digest(token)))

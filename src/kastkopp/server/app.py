@@ -1,0 +1,541 @@
+"""The web application: accounts, the lobby, play over WebSocket, and a bot API.
+
+>>> from kastkopp.server.app import create_app
+>>> app = create_app("sqlite://")         # or a file path, or postgresql+psycopg://...
+
+Routes (all JSON; errors are ``{"detail": "<one line a player understands>"}``):
+
+- ``POST /api/account/register|login|guest|logout|password|tokens``, ``GET /api/account``
+- ``GET /api/games`` — every registered game with presets, rules and bots
+- ``GET|POST /api/tables``, ``GET /api/tables/{id}``, ``POST .../join|leave|start``,
+  ``POST .../seats/{seat}/bot``, ``GET .../state``, ``GET .../log``, ``POST .../action``
+- ``WS /api/tables/{id}/ws`` — frames ``{"type": "state", "seq", "view", "legal", ...}``;
+  send ``{"action": "<notation>", "seq": <seq seen>, "id": <any>}``, get ``ack`` or ``error``
+- ``GET /api/stream/event`` and ``/api/stream/table/{id}`` — NDJSON, one event a line
+- ``POST /api/series``, ``GET /api/series/{id}`` — matches, chouettes and knockouts
+- ``GET /api/stats/{game}``, ``/api/ratings/{game}``, ``/api/players/{name}/history``
+- ``GET /tables/{id}`` — the invite link, a page saying how to join
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from starlette.websockets import WebSocketDisconnect
+
+from kastkopp.engine import IllegalAction, KastkoppError, registered
+from kastkopp.server import accounts, stats
+from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
+from kastkopp.server.series import SeriesRunner
+from kastkopp.store import Account, GameTable, Store
+from kastkopp.strategy import bot_help, bot_names
+
+log = logging.getLogger("kastkopp.server")
+
+TableId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+# --------------------------------------------------------------------------- bodies
+
+
+class Credentials(BaseModel):
+    name: str = Field(min_length=1, max_length=40, examples=["anna"])
+    password: str = Field(min_length=1, max_length=256)
+
+
+class GuestBody(BaseModel):
+    nickname: str = Field(min_length=1, max_length=19, examples=["Anna"])
+
+
+class PasswordChange(BaseModel):
+    old_password: str = Field(max_length=256)
+    new_password: str = Field(max_length=256)
+
+
+class TokenRequest(BaseModel):
+    label: str = Field(default="", max_length=80)
+
+
+class AccountOut(BaseModel):
+    id: int
+    name: str
+    guest: bool
+
+
+class LoginOut(BaseModel):
+    account: AccountOut
+    token: str
+
+
+class TimeControl(BaseModel):
+    """No clock, live (seconds per move) or correspondence (hours or days per move)."""
+
+    kind: str = Field(default="none", pattern="^(none|live|correspondence)$")
+    seconds: int | None = Field(default=None, ge=1, le=3600)
+    hours: int | None = Field(default=None, ge=1, le=24 * 60)
+    days: int | None = Field(default=None, ge=1, le=60)
+    on_timeout: str = Field(default="move", pattern="^(move|lose)$")
+
+    def seconds_per_move(self) -> int | None:
+        if self.kind == "live":
+            return self.seconds or 60
+        if self.kind == "correspondence":
+            return (self.days or 0) * 86400 + (self.hours or 0) * 3600 or 86400
+        return None
+
+
+class CreateTable(BaseModel):
+    game: str = Field(max_length=40, examples=["mia"])
+    preset: str | None = Field(default=None, max_length=40)
+    rules: dict[str, str | int | bool] = Field(default_factory=dict)
+    players: int | None = Field(default=None, ge=1, le=20)
+    seats: list[str | None] = Field(default_factory=list, max_length=20,
+                                    description="per seat: a bot ('bot:random') or null")
+    time_control: TimeControl = Field(default_factory=TimeControl)
+    client_seed: str | None = Field(default=None, max_length=64)
+    sit: bool = Field(default=True, description="take the first free seat yourself")
+
+
+class JoinBody(BaseModel):
+    seat: int | None = Field(default=None, ge=0, le=19)
+
+
+class BotBody(BaseModel):
+    bot: str = Field(max_length=40, examples=["random"])
+
+
+class StartBody(BaseModel):
+    fill: str | None = Field(default=None, max_length=40,
+                             description="a bot for every empty seat")
+
+
+class ActionBody(BaseModel):
+    action: str = Field(max_length=200, examples=["call"])
+    seq: int = Field(ge=0, description="the sequence number of the position you saw")
+
+
+class CreateSeries(BaseModel):
+    """A match (two players, best of N), a chouette (three or more, N games) or a
+    knockout (a bracket of matches). Players are account names or bots (``bot:random``,
+    ``bot:random#2`` for a second)."""
+
+    format: str = Field(pattern="^(match|chouette|knockout)$", examples=["match"])
+    game: str = Field(max_length=40, examples=["mia"])
+    preset: str | None = Field(default=None, max_length=40)
+    rules: dict[str, str | int | bool] = Field(default_factory=dict)
+    players: list[str] = Field(min_length=2, max_length=64)
+    best_of: int = Field(default=1, ge=1, le=21)
+    games: int | None = Field(default=None, ge=1, le=200)
+
+
+class ActionOut(BaseModel):
+    ok: bool
+    seq: int
+
+
+
+# --------------------------------------------------------------------------- who asks
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def token_of(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.cookies.get(accounts.COOKIE)
+
+
+def current(request: Request) -> Account:
+    """The account of the request's session cookie or bearer token (else 401)."""
+    account = _account(request.app.state.store, token_of(request))
+    if account is None:
+        raise accounts.NotAuthenticated("log in first (a session cookie or an "
+                                        "'Authorization: Bearer <token>' header)")
+    return account
+
+
+def optional(request: Request) -> Account | None:
+    return _account(request.app.state.store, token_of(request))
+
+
+Me = Annotated[Account, Depends(current)]
+
+
+# --------------------------------------------------------------------------- the app
+
+
+def create_app(db: str | None = None, *, redis_url: str | None = None,
+               bot_delay: float = 0.0, migrate: bool = True) -> FastAPI:
+    """The server as an ASGI app; the database is migrated and the tables resumed on start."""
+    store = Store(db)
+    bridge = None
+    if redis_url:
+        from kastkopp.server.pubsub import RedisBridge
+
+        bridge = RedisBridge(redis_url)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if migrate:
+            await asyncio.to_thread(store.migrate)
+        hub = Hub(store, bot_delay=bot_delay,
+                  publish=bridge.publish if bridge is not None else None)
+        app.state.hub = hub
+        runner = SeriesRunner(hub)
+        app.state.series = runner
+        hub.on_finish = runner.table_finished
+        await hub.resume()
+        await runner.resume()
+        if bridge is not None:
+            await bridge.start(hub)
+        try:
+            yield
+        finally:
+            await hub.close()
+            if bridge is not None:
+                await bridge.close()
+            store.dispose()
+
+    app = FastAPI(title="kastkopp", version="0.1.0", lifespan=lifespan,
+                  description="Scandinavian dice games online: tables, bots, fair dice.")
+    app.state.store = store
+
+    @app.exception_handler(KastkoppError)
+    async def kastkopp_error(request: Request, exc: KastkoppError) -> JSONResponse:
+        status = 401 if isinstance(exc, accounts.NotAuthenticated) else \
+            409 if isinstance(exc, StaleAction) else \
+            404 if isinstance(exc, TableError) and str(exc).startswith("there is no") else 400
+        return JSONResponse({"detail": str(exc)}, status_code=status)
+
+    def signed_in(request: Request, account: Account, token: str) -> JSONResponse:
+        response = JSONResponse({"account": out(account), "token": token})
+        response.set_cookie(accounts.COOKIE, token, httponly=True, samesite="lax",
+                            secure=request.url.scheme == "https", max_age=90 * 86400)
+        return response
+
+    def out(account: Account) -> dict[str, Any]:
+        return {"id": account.id, "name": account.name, "guest": account.guest}
+
+    # -- accounts ------------------------------------------------------------------------
+    @app.post("/api/account/register", response_model=LoginOut, tags=["account"])
+    def register(body: Credentials, request: Request) -> Response:
+        with store.session() as session:
+            account = accounts.register(session, body.name, body.password)
+            token = accounts.issue_token(session, account, "session")
+        return signed_in(request, account, token)
+
+    @app.post("/api/account/login", response_model=LoginOut, tags=["account"])
+    def login(body: Credentials, request: Request) -> Response:
+        with store.session() as session:
+            account = accounts.login(session, body.name, body.password)
+            token = accounts.issue_token(session, account, "session")
+        return signed_in(request, account, token)
+
+    @app.post("/api/account/guest", response_model=LoginOut, tags=["account"])
+    def guest(body: GuestBody, request: Request) -> Response:
+        with store.session() as session:
+            account = accounts.guest(session, body.nickname)
+            token = accounts.issue_token(session, account, "session")
+        return signed_in(request, account, token)
+
+    @app.post("/api/account/logout", tags=["account"])
+    def logout(request: Request, me: Me) -> Response:
+        token = token_of(request)
+        with store.session() as session:
+            if token:
+                accounts.revoke(session, token)
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(accounts.COOKIE)
+        return response
+
+    @app.post("/api/account/password", tags=["account"])
+    def password(body: PasswordChange, request: Request, me: Me) -> Response:
+        with store.session() as session:
+            account = session.get(Account, me.id)
+            assert account is not None
+            accounts.change_password(session, account, body.old_password, body.new_password)
+            token = accounts.issue_token(session, account, "session")
+        return signed_in(request, account, token)
+
+    @app.post("/api/account/tokens", tags=["account"])
+    def new_token(body: TokenRequest, me: Me) -> dict[str, str]:
+        """An API token for a bot or a script: send it as ``Authorization: Bearer``."""
+        with store.session() as session:
+            return {"token": accounts.issue_token(session, me, "api", body.label)}
+
+    @app.get("/api/account", response_model=AccountOut, tags=["account"])
+    def whoami(me: Me) -> dict[str, Any]:
+        return out(me)
+
+    # -- games ---------------------------------------------------------------------------
+    @app.get("/api/games", tags=["games"])
+    def games() -> list[dict[str, Any]]:
+        return [{"name": name, "title": cls.title, "summary": cls.summary,
+                 "players": [cls.min_players, cls.max_players],
+                 "default_players": cls.default_players,
+                 "presets": {p: cls.rules_class.PRESET_HELP.get(p, "")
+                             for p in cls.rules_class.PRESETS},
+                 "rules": [s.to_json() for s in cls.rules_class.specs()],
+                 "bots": {b: bot_help(name, b) for b in bot_names(name)}}
+                for name, cls in sorted(registered().items())]
+
+    # -- the lobby -----------------------------------------------------------------------
+    @app.get("/api/tables", tags=["tables"])
+    async def lobby(request: Request,
+                    status: Annotated[str, Query(pattern="^(open|playing|over)$")] = "open",
+                    limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
+        def ids() -> list[str]:
+            with store.session() as session:
+                return list(session.scalars(
+                    select(GameTable.id).where(GameTable.status == status)
+                    .order_by(GameTable.created_at.desc()).limit(limit)))
+        hub = hub_of(request)
+        return [(await hub.get(i)).summary() for i in await asyncio.to_thread(ids)]
+
+    @app.post("/api/tables", status_code=201, tags=["tables"])
+    async def create(body: CreateTable, request: Request, me: Me) -> dict[str, Any]:
+        hub = hub_of(request)
+        table_id = await asyncio.to_thread(
+            hub.create, me, body.game, body.preset, dict(body.rules), body.players,
+            list(body.seats), body.time_control.kind, body.time_control.seconds_per_move(),
+            body.time_control.on_timeout, body.client_seed, body.sit)
+        return (await hub.get(table_id)).summary()
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    async def table(table_id: TableId, request: Request) -> dict[str, Any]:
+        return (await hub_of(request).get(table_id)).summary()
+
+    @app.post("/api/tables/{table_id}/join", tags=["tables"])
+    async def join(table_id: TableId, body: JoinBody, request: Request,
+                   me: Me) -> dict[str, Any]:
+        return (await hub_of(request).join(table_id, me, body.seat)).summary()
+
+    @app.post("/api/tables/{table_id}/leave", tags=["tables"])
+    async def leave(table_id: TableId, request: Request, me: Me) -> dict[str, Any]:
+        return (await hub_of(request).leave(table_id, me)).summary()
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["tables"])
+    async def seat_bot(table_id: TableId, seat: Annotated[int, Path(ge=0, le=19)],
+                       body: BotBody, request: Request, me: Me) -> dict[str, Any]:
+        return (await hub_of(request).seat_bot(table_id, me, seat, body.bot)).summary()
+
+    @app.post("/api/tables/{table_id}/start", tags=["tables"])
+    async def start(table_id: TableId, body: StartBody, request: Request,
+                    me: Me) -> dict[str, Any]:
+        return (await hub_of(request).start(table_id, me, body.fill)).summary()
+
+    @app.get("/api/tables/{table_id}/state", tags=["play"])
+    async def state(table_id: TableId, request: Request) -> dict[str, Any]:
+        """Your seat's frame (a spectator's without a login)."""
+        live = await hub_of(request).get(table_id)
+        me = await asyncio.to_thread(optional, request)
+        return live.frame(live.seat_of(me.id if me else None))
+
+    @app.get("/api/tables/{table_id}/log", tags=["play"])
+    async def table_log(table_id: TableId, request: Request) -> dict[str, Any]:
+        """The log: while playing without hidden dice; at the end complete with the seed,
+        so ``kastkopp verify`` can check every roll."""
+        return (await hub_of(request).get(table_id)).public_log()
+
+    @app.post("/api/tables/{table_id}/action", response_model=ActionOut, tags=["play"])
+    async def action(table_id: TableId, body: ActionBody, request: Request,
+                     me: Me) -> dict[str, Any]:
+        seq = await hub_of(request).act(table_id, me.id, body.action, body.seq)
+        return {"ok": True, "seq": seq}
+
+    # -- streams ---------------------------------------------------------------------------
+    async def ndjson(watcher: Watcher, request: Request,
+                     on_close: Any) -> AsyncIterator[str]:
+        try:
+            while True:
+                try:
+                    text = await asyncio.wait_for(watcher.queue.get(), KEEPALIVE)
+                except TimeoutError:
+                    if await request.is_disconnected():
+                        return
+                    yield "\n"  # keep-alive, as the Lichess streams do
+                    continue
+                if text is None:
+                    return
+                yield text + "\n"
+        finally:
+            on_close()
+
+    @app.get("/api/stream/event", tags=["streams"],
+             response_class=StreamingResponse)
+    async def event_stream(request: Request, me: Me) -> StreamingResponse:
+        """NDJSON: ``gameStart``, ``yourTurn`` and ``gameFinish`` for your tables."""
+        hub = hub_of(request)
+        watcher = hub.watch_account(me.id)
+        for table_id, seat in await asyncio.to_thread(hub.tables_of, me.id):
+            live = await hub.get(table_id)
+            watcher.send(json.dumps({"type": "gameStart", "table": table_id,
+                                     "game": live.game.name, "seat": seat,
+                                     "seed_sha256": live.commitment}))
+            if live.to_move() == seat:
+                watcher.send(json.dumps({"type": "yourTurn", "table": table_id,
+                                         "seat": seat, "seq": live.seq,
+                                         "deadline": live.deadline}))
+        return StreamingResponse(
+            ndjson(watcher, request, lambda: hub.unwatch_account(me.id, watcher)),
+            media_type="application/x-ndjson")
+
+    @app.get("/api/stream/table/{table_id}", tags=["streams"],
+             response_class=StreamingResponse)
+    async def table_stream(table_id: TableId, request: Request) -> StreamingResponse:
+        """NDJSON: your seat's frame (a spectator's without a login) after every change."""
+        hub = hub_of(request)
+        live = await hub.get(table_id)
+        me = await asyncio.to_thread(optional, request)
+        watcher = hub.watch(live, live.seat_of(me.id if me else None))
+        return StreamingResponse(
+            ndjson(watcher, request, lambda: hub.unwatch(live, watcher)),
+            media_type="application/x-ndjson")
+
+    # -- the WebSocket ---------------------------------------------------------------------
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        hub: Hub = websocket.app.state.hub
+        token = websocket.query_params.get("token") or websocket.cookies.get(accounts.COOKIE)
+        header = websocket.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            token = header[7:].strip()
+        await websocket.accept()
+        try:
+            live = await hub.get(table_id)
+        except KastkoppError as exc:
+            await websocket.send_text(json.dumps({"type": "error", "error": str(exc)}))
+            await websocket.close(code=4404)
+            return
+        account = None
+        if token:
+            account = await asyncio.to_thread(_account, store, token)
+            if account is None:
+                await websocket.send_text(json.dumps(
+                    {"type": "error", "error": "the token is not valid; log in again"}))
+                await websocket.close(code=4401)
+                return
+        await _play(hub, live, websocket, account)
+
+    # -- matches and tournaments -----------------------------------------------------------
+    @app.post("/api/series", status_code=201, tags=["series"])
+    async def create_series(body: CreateSeries, request: Request, me: Me) -> dict[str, Any]:
+        """Start a match, chouette or knockout: its tables are made and started as it goes."""
+        runner: SeriesRunner = request.app.state.series
+        series_id = await asyncio.to_thread(
+            runner.create, me, body.format, body.game, body.preset, dict(body.rules),
+            [p.strip() for p in body.players], body.best_of, body.games)
+        await runner.advance(series_id)
+        return await asyncio.to_thread(runner.summary, series_id)
+
+    @app.get("/api/series/{series_id}", tags=["series"])
+    async def series(series_id: TableId, request: Request) -> dict[str, Any]:
+        """Score, standings or bracket, and every table of the series."""
+        runner: SeriesRunner = request.app.state.series
+        return await asyncio.to_thread(runner.summary, series_id)
+
+    @app.get("/api/stats/{game}", tags=["statistics"])
+    def game_stats(game: Annotated[str, Path(max_length=40)]) -> list[dict[str, Any]]:
+        """Wins by seat and draws per preset and player count."""
+        return stats.by_seat(store, game)
+
+    @app.get("/api/ratings/{game}", tags=["statistics"])
+    def ratings(game: Annotated[str, Path(max_length=40)],
+                limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[dict[str, Any]]:
+        """The leaderboard: openskill ratings from every finished game, multi-player aware."""
+        return stats.leaderboard(store, game)[:limit]
+
+    @app.get("/api/players/{name}/history", tags=["statistics"])
+    def history(name: Annotated[str, Path(max_length=40)],
+                limit: Annotated[int, Query(ge=1, le=500)] = 100) -> list[dict[str, Any]]:
+        return stats.history(store, name, limit)
+
+    @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def invite(table_id: TableId, request: Request) -> HTMLResponse:
+        live = await hub_of(request).get(table_id)
+        summary = live.summary()
+        free = [i for i, s in enumerate(live.seats) if s.empty]
+        seats = "".join(f"<li>{html.escape(s.label(i))}</li>" for i, s in
+                        enumerate(live.seats))
+        body = (f"<!doctype html><meta charset=utf-8><title>kastkopp · "
+                f"{html.escape(live.game.title)}</title>"
+                f"<h1>{html.escape(live.game.title)}</h1><p>Table {live.id} · "
+                f"{summary['status']} · {len(free)} free seat(s)</p><ol start=0>{seats}</ol>"
+                f"<p>Join: <code>POST /api/tables/{live.id}/join</code> · watch: "
+                f"<code>/api/tables/{live.id}/ws</code></p>"
+                f"<p>Dice commitment (SHA-256): <code>{live.commitment}</code></p>")
+        return HTMLResponse(body)
+
+    return app
+
+
+def _account(store: Store, token: str | None) -> Account | None:
+    with store.session() as session:
+        return accounts.account_for(session, token)
+
+
+async def _play(hub: Hub, live: LiveTable, websocket: WebSocket,
+                account: Account | None) -> None:
+    """One client at one table: frames out through a queue, actions in."""
+    seat = live.seat_of(account.id if account else None)
+    watcher = hub.watch(live, seat)
+
+    async def send_frames() -> None:
+        while True:
+            text = await watcher.queue.get()
+            if text is None:
+                await websocket.close()
+                return
+            await websocket.send_text(text)
+
+    sender = asyncio.get_running_loop().create_task(send_frames())
+    try:
+        while True:
+            text = await websocket.receive_text()
+            reply = await _handle(hub, live, account, text)
+            watcher.send(json.dumps(reply, ensure_ascii=False))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.unwatch(live, watcher)
+        sender.cancel()
+
+
+async def _handle(hub: Hub, live: LiveTable, account: Account | None,
+                  text: str) -> dict[str, Any]:
+    """Answer one frame from a client: an ``ack`` or an ``error``; errors change nothing."""
+    try:
+        message = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return {"type": "error", "error": "a frame is a JSON object like "
+                "{\"action\": \"call\", \"seq\": 12}"}
+    if not isinstance(message, dict):
+        return {"type": "error", "error": "a frame is a JSON object like "
+                "{\"action\": \"call\", \"seq\": 12}"}
+    ref = message.get("id")
+    if not isinstance(ref, str | int | None) or isinstance(ref, bool):
+        ref = None
+    if account is None:
+        return {"type": "error", "id": ref, "error": "log in to play; spectators only watch"}
+    try:
+        seq = await hub.act(live.id, account.id, message.get("action"), message.get("seq"))
+    except IllegalAction as exc:
+        return {"type": "error", "id": ref, "error": str(exc),
+                "stale": isinstance(exc, StaleAction), "seq": live.seq}
+    except KastkoppError as exc:
+        return {"type": "error", "id": ref, "error": str(exc), "seq": live.seq}
+    return {"type": "ack", "id": ref, "seq": seq}

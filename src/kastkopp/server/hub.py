@@ -1,0 +1,898 @@
+"""The hub: live tables in memory, their logs in the database, and who is watching.
+
+Every table being played is an :class:`kastkopp.engine.Table` folded from its log. A move
+goes through :meth:`Hub.act`, under the table's lock:
+
+1. the seat must be the mover's and the sequence number the one the client saw (the
+   length of the log), so a stale or repeated action is refused and changes nothing;
+2. the engine applies it (an illegal action raises with the game's own message);
+3. the new log events are written and committed (:class:`LogWriter` groups the commits of
+   many tables into one transaction, so durability costs one disk flush per batch);
+4. only then is the move acknowledged and each watcher sent its own seat's view.
+
+If the write fails because another process wrote that sequence number first (two servers
+on one PostgreSQL), the table is reloaded from the database and the action is refused as
+stale: the unique ``(table_id, seq)`` key is the arbiter. With Redis, each commit is
+announced on a channel and the other processes catch up from the database.
+
+Nothing here knows any game: the server speaks only the protocol of :mod:`kastkopp.engine`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import json
+import logging
+import queue
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from kastkopp.dice import CommitRevealDice, seed_commitment
+from kastkopp.engine import (
+    Game,
+    IllegalAction,
+    KastkoppError,
+    Player,
+    RuleError,
+    Table,
+    game_from_json,
+    load,
+)
+from kastkopp.store import Account, GameTable, LogEvent, Seat, Store
+from kastkopp.strategy import bot_names, make_bot
+
+log = logging.getLogger("kastkopp.server")
+
+CLOCKS = ("none", "live", "correspondence")
+TIMEOUT_RULES = ("move", "lose")
+KEEPALIVE = 7.0  # seconds between keep-alive lines on NDJSON streams
+
+
+class TableError(KastkoppError):
+    """A table operation that cannot be done now (full, started, not yours...)."""
+
+
+class StaleAction(IllegalAction):
+    """An action sent for a position that is no longer the table's (seen too late, or twice)."""
+
+
+class WriteConflict(Exception):
+    """Another writer committed this sequence number first."""
+
+
+# --------------------------------------------------------------------------- writing
+
+
+@dataclass
+class _Write:
+    table_id: str
+    rows: list[dict[str, Any]]
+    table_values: dict[str, Any] | None
+    done: Callable[[BaseException | None], None]
+
+
+class LogWriter:
+    """One thread that commits log events, many tables' events per transaction.
+
+    :meth:`append` returns once the rows are committed (or raises :class:`WriteConflict`).
+    """
+
+    def __init__(self, store: Store, max_batch: int = 512) -> None:
+        self.store = store
+        self.max_batch = max_batch
+        self.queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="kastkopp-log-writer",
+                                       daemon=True)
+        self.thread.start()
+
+    async def append(self, table_id: str, rows: list[dict[str, Any]],
+                     table_values: dict[str, Any] | None = None) -> None:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+
+        def done(error: BaseException | None) -> None:
+            loop.call_soon_threadsafe(_settle, future, error)
+
+        self.queue.put(_Write(table_id, rows, table_values, done))
+        await future
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            first = self.queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self.max_batch:
+                try:
+                    item = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self.queue.put(None)
+                    break
+                batch.append(item)
+            try:
+                self._commit(batch)
+            except IntegrityError:
+                # Somebody else wrote one of these places: find which, one at a time.
+                for item in batch:
+                    try:
+                        self._commit([item])
+                    except IntegrityError:
+                        item.done(WriteConflict(item.table_id))
+                    except Exception as exc:  # the database is down: refuse, keep running
+                        item.done(exc)
+                    else:
+                        item.done(None)
+                continue
+            except Exception as exc:
+                for item in batch:
+                    item.done(exc)
+                continue
+            for item in batch:
+                item.done(None)
+
+    def _commit(self, batch: list[_Write]) -> None:
+        at = datetime.now(UTC)
+        rows = [{**row, "table_id": item.table_id, "at": at}
+                for item in batch for row in item.rows]
+        with self.store.engine.begin() as connection:
+            if rows:
+                connection.execute(insert(LogEvent), rows)
+            for item in batch:
+                if item.table_values:
+                    connection.execute(update(GameTable)
+                                       .where(GameTable.id == item.table_id)
+                                       .values(**item.table_values))
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+def fork(table: Table) -> Table:
+    """A copy of a table that can move on without changing the original."""
+    copy = Table.__new__(Table)
+    copy.game, copy.seats, copy.state = table.game, table.seats, table.state
+    copy.dice = dataclasses.replace(table.dice)
+    copy.events = list(table.events)
+    return copy
+
+
+def event_row(event: dict[str, Any]) -> dict[str, Any]:
+    """An engine log event as a ``log_events`` row."""
+    if event["type"] == "roll":
+        return {"seq": event["seq"], "kind": "roll", "seat": event["seat"],
+                "nonce": event["nonce"], "faces": list(event["faces"]), "action": None}
+    return {"seq": event["seq"], "kind": "action", "seat": event["seat"],
+            "action": event["action"], "nonce": None, "faces": None}
+
+
+def row_event(row: LogEvent) -> dict[str, Any]:
+    if row.kind == "roll":
+        return {"seq": row.seq, "type": "roll", "seat": row.seat, "nonce": row.nonce,
+                "faces": list(row.faces or [])}
+    return {"seq": row.seq, "type": "action", "seat": row.seat, "action": row.action}
+
+
+# --------------------------------------------------------------------------- live tables
+
+
+@dataclass
+class SeatInfo:
+    account_id: int | None = None
+    name: str | None = None
+    bot: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.account_id is None and self.bot is None
+
+    def label(self, seat: int) -> str:
+        if self.bot is not None:
+            return f"bot:{self.bot}"
+        return self.name or f"seat {seat + 1}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "bot": self.bot, "account": self.account_id}
+
+
+@dataclass(eq=False)
+class Watcher:
+    """A WebSocket or NDJSON stream that receives one seat's frames (``None``: spectator)."""
+
+    seat: int | None
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, text: str | None) -> None:
+        self.queue.put_nowait(text)
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    game: Game
+    owner_id: int | None
+    seats: list[SeatInfo]
+    status: str
+    seed: bytes
+    client_seed: str
+    clock: str = "none"
+    seconds_per_move: int | None = None
+    on_timeout: str = "move"
+    forfeit_seat: int | None = None
+    outcome: dict[str, Any] | None = None
+    table: Table | None = None
+    last_move_at: float = field(default_factory=time.time)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: set[Watcher] = field(default_factory=set)
+    bots: dict[int, Player] = field(default_factory=dict)
+
+    @property
+    def seq(self) -> int:
+        return 0 if self.table is None else len(self.table.events)
+
+    @functools.cached_property
+    def commitment(self) -> str:
+        """The SHA-256 of the dice seed, public from the start."""
+        return seed_commitment(self.seed)
+
+    def seat_of(self, account_id: int | None) -> int | None:
+        if account_id is None:
+            return None
+        for index, seat in enumerate(self.seats):
+            if seat.account_id == account_id:
+                return index
+        return None
+
+    def to_move(self) -> int | None:
+        if self.status != "playing" or self.table is None:
+            return None
+        return self.table.state.to_move()
+
+    @property
+    def deadline(self) -> float | None:
+        seat = self.to_move()
+        if self.seconds_per_move is None or seat is None or self.seats[seat].bot:
+            return None
+        return self.last_move_at + self.seconds_per_move
+
+    def bot(self, seat: int) -> Player:
+        if seat not in self.bots:
+            self.bots[seat] = make_bot(self.game, self.seats[seat].bot or "random")
+        return self.bots[seat]
+
+    # -- what clients see --------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby shows it: public to everybody."""
+        data: dict[str, Any] = {
+            "id": self.id, "game": self.game.name, "title": self.game.title,
+            "preset": self.game.preset, "players": self.game.players,
+            "rules": self.game.rules.changed(), "status": self.status,
+            "seats": [s.to_json() for s in self.seats], "seq": self.seq,
+            "to_move": self.to_move(), "clock": self.clock,
+            "seconds_per_move": self.seconds_per_move, "on_timeout": self.on_timeout,
+            "deadline": self.deadline, "seed_sha256": self.commitment,
+            "client_seed": self.client_seed, "invite": f"/tables/{self.id}",
+        }
+        if self.status == "over":
+            data["server_seed"] = self.seed.hex()
+            data["outcome"] = self.outcome
+            data["forfeit_seat"] = self.forfeit_seat
+        return data
+
+    def frame(self, seat: int | None) -> dict[str, Any]:
+        """What one seat is sent after every change: its view and the public table facts."""
+        frame: dict[str, Any] = {
+            "type": "state", "table": self.id, "seq": self.seq, "status": self.status,
+            "seat": seat, "seats": [s.label(i) for i, s in enumerate(self.seats)],
+            "seed_sha256": self.commitment, "deadline": self.deadline,
+            "to_move": None, "legal": [],
+        }
+        if self.table is not None:
+            state = self.table.state
+            frame["to_move"] = state.to_move() if self.status == "playing" else None
+            frame["view"] = state.view(seat)
+            frame["legal"] = ([str(a) for a in state.legal_actions()]
+                              if seat is not None and frame["to_move"] == seat else [])
+        if self.status == "over":
+            frame["server_seed"] = self.seed.hex()
+            frame["outcome"] = self.outcome
+            frame["forfeit_seat"] = self.forfeit_seat
+        return frame
+
+    def public_log(self) -> dict[str, Any]:
+        """The log for anyone: complete with the seed once over, else without hidden dice."""
+        if self.table is None:
+            raise TableError("the table has not started; there is no log yet")
+        data = self.table.to_json(reveal=self.status == "over")
+        data["table"] = self.id
+        if self.forfeit_seat is not None:
+            data["forfeit_seat"] = self.forfeit_seat
+        if self.status == "over":
+            return data
+        # While playing, private rolls show no faces: replay to know which were private.
+        state = self.game.new_state()
+        events = []
+        for event in data["events"]:
+            if event["type"] == "roll":
+                chance = state.chance()
+                state = state.resolve(tuple(event["faces"]))
+                if chance is not None and chance.private:
+                    event = {**event, "faces": None}
+            else:
+                state = state.apply(event["action"])
+            events.append(event)
+        data["events"] = events
+        return data
+
+
+# --------------------------------------------------------------------------- the hub
+
+
+class Hub:
+    """All live tables of this process, their watchers, bots and move clocks."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.0,
+                 publish: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.store = store
+        self.writer = LogWriter(store)
+        self.bot_delay = bot_delay
+        self.publish = publish
+        # called with a table's id when a game ends here (the series move on)
+        self.on_finish: Callable[[str], Any] | None = None
+        self.tables: dict[str, LiveTable] = {}
+        self.account_watchers: dict[int, set[Watcher]] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.closed = False
+
+    # -- lifecycle ---------------------------------------------------------------------
+    async def resume(self) -> None:
+        """Resume every table that was being played: bots move again, clocks run again."""
+        ids = await asyncio.to_thread(self._playing_ids)
+        for table_id in ids:
+            live = await self.get(table_id)
+            self._after_change(live, drive_bots=True)
+        self._spawn(self._clock_loop())
+
+    async def close(self) -> None:
+        self.closed = True
+        for task in list(self.tasks):
+            task.cancel()
+        for live in self.tables.values():
+            for watcher in live.watchers:
+                watcher.send(None)
+        await asyncio.to_thread(self.writer.close)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def _playing_ids(self) -> list[str]:
+        with self.store.session() as session:
+            return list(session.scalars(select(GameTable.id)
+                                        .where(GameTable.status == "playing")))
+
+    # -- loading -----------------------------------------------------------------------
+    async def get(self, table_id: str) -> LiveTable:
+        """The live table, loaded from the database on first use."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                live = self.tables.get(table_id)
+                if live is None:
+                    live = await asyncio.to_thread(self._load, table_id)
+                    self.tables[table_id] = live
+        finally:
+            if not lock.locked() and self._loading.get(table_id) is lock:
+                del self._loading[table_id]  # unknown ids must not pile up
+        return live
+
+    def _load(self, table_id: str) -> LiveTable:
+        with self.store.session() as session:
+            row = session.get(GameTable, table_id) if len(table_id) <= 16 else None
+            if row is None:
+                raise TableError(f"there is no table '{table_id}'")
+            seats = self._seat_infos(session, row)
+            events = [row_event(e) for e in session.scalars(
+                select(LogEvent).where(LogEvent.table_id == table_id)
+                .order_by(LogEvent.seq))]
+            last = session.scalar(select(LogEvent.at).where(LogEvent.table_id == table_id)
+                                  .order_by(LogEvent.seq.desc()).limit(1))
+        game = game_from_json({"game": row.game, "preset": row.preset,
+                               "players": row.players, "rules": row.rules})
+        live = LiveTable(id=row.id, game=game, owner_id=row.owner_id, seats=seats,
+                         status=row.status, seed=bytes.fromhex(row.server_seed),
+                         client_seed=row.client_seed, clock=row.clock,
+                         seconds_per_move=row.seconds_per_move, on_timeout=row.on_timeout,
+                         forfeit_seat=row.forfeit_seat, outcome=row.outcome)
+        if row.status != "open":
+            live.table = self._replay(live, events)
+        if last is not None:
+            at = last if last.tzinfo else last.replace(tzinfo=UTC)
+            live.last_move_at = at.timestamp()
+        return live
+
+    @staticmethod
+    def _seat_infos(session: Any, row: GameTable) -> list[SeatInfo]:
+        seats = [SeatInfo() for _ in range(row.players)]
+        for seat_row in session.scalars(select(Seat).where(Seat.table_id == row.id)):
+            name = None
+            if seat_row.account_id is not None:
+                account = session.get(Account, seat_row.account_id)
+                name = account.name if account is not None else None
+            seats[seat_row.seat] = SeatInfo(seat_row.account_id, name, seat_row.bot)
+        return seats
+
+    def _replay(self, live: LiveTable, events: list[dict[str, Any]]) -> Table:
+        data = {"format": "kastkopp-log", "version": 1, **live.game.to_json(),
+                "seats": [s.label(i) for i, s in enumerate(live.seats)],
+                "dice": {"source": "commit-reveal"}, "events": events}
+        return Table.from_json(data, dice=CommitRevealDice(server_seed=live.seed,
+                                                           client_seed=live.client_seed))
+
+    # -- creating and seating ------------------------------------------------------------
+    def create(self, owner: Account, game_name: str, preset: str | None,
+               rules: dict[str, Any], players: int | None, seats: list[str | None],
+               clock: str, seconds_per_move: int | None, on_timeout: str,
+               client_seed: str | None, sit: bool) -> str:
+        """Create a table (runs in a worker thread). Returns its id."""
+        game = check_rules(game_name, preset, rules, players)
+        if clock not in CLOCKS:
+            raise TableError(f"the clock is one of {', '.join(CLOCKS)}, not '{clock}'")
+        if on_timeout not in TIMEOUT_RULES:
+            raise TableError(f"on a timeout the table either plays a 'move' for the player "
+                             f"or the player will 'lose'; not '{on_timeout}'")
+        if clock == "none":
+            seconds_per_move = None
+        elif seconds_per_move is None or not 1 <= seconds_per_move <= 60 * 86400:
+            raise TableError("a clock needs 1 second to 60 days per move")
+        if len(seats) > game.players:
+            raise TableError(f"{len(seats)} seats given for {game.players} players")
+        infos = [SeatInfo() for _ in range(game.players)]
+        known = bot_names(game.name)
+        for index, spec in enumerate(seats):
+            if spec is None or spec == "":
+                continue
+            name = spec.removeprefix("bot:")
+            if name not in known:
+                raise TableError(f"seat {index + 1}: no bot '{name}' for {game.name} "
+                                 f"(bots: {', '.join(known)})")
+            infos[index].bot = name
+        if sit:
+            free = next((i for i, s in enumerate(infos) if s.empty), None)
+            if free is None:
+                raise TableError("every seat has a bot; leave one free to sit down")
+            infos[free] = SeatInfo(owner.id, owner.name)
+        table_id = secrets.token_urlsafe(8)[:10]
+        seed = secrets.token_bytes(32)
+        client = (client_seed or table_id)[:64]
+        with self.store.session() as session:
+            session.add(GameTable(id=table_id, game=game.name, preset=preset,
+                                  rules=game.rules.to_json(), players=game.players,
+                                  status="open", owner_id=owner.id, server_seed=seed.hex(),
+                                  seed_sha256=CommitRevealDice(server_seed=seed).commitment,
+                                  client_seed=client, clock=clock,
+                                  seconds_per_move=seconds_per_move, on_timeout=on_timeout))
+            session.flush()
+            for index, info in enumerate(infos):
+                if not info.empty:
+                    session.add(Seat(table_id=table_id, seat=index,
+                                     account_id=info.account_id, bot=info.bot))
+        return table_id
+
+    async def join(self, table_id: str, account: Account, seat: int | None) -> LiveTable:
+        live = await self.get(table_id)
+        async with live.lock:
+            if live.status != "open":
+                raise TableError("the game has started; you can watch it")
+            if live.seat_of(account.id) is not None:
+                raise TableError(f"you already sit in seat {live.seat_of(account.id)}")
+            free = [i for i, s in enumerate(live.seats) if s.empty]
+            if not free:
+                raise TableError("the table is full")
+            if seat is None:
+                seat = free[0]
+            if seat not in free:
+                raise TableError(f"seat {seat} is not free (free: "
+                                 f"{', '.join(map(str, free))})")
+            await asyncio.to_thread(self._save_seat, live.id, seat, account.id, None)
+            live.seats[seat] = SeatInfo(account.id, account.name)
+        self._changed(live)
+        return live
+
+    async def leave(self, table_id: str, account: Account) -> LiveTable:
+        live = await self.get(table_id)
+        async with live.lock:
+            seat = live.seat_of(account.id)
+            if seat is None:
+                raise TableError("you have no seat at this table")
+            if live.status != "open":
+                raise TableError("the game has started; a seat can only be left before")
+            await asyncio.to_thread(self._save_seat, live.id, seat, None, None)
+            live.seats[seat] = SeatInfo()
+        self._changed(live)
+        return live
+
+    async def seat_bot(self, table_id: str, account: Account, seat: int,
+                       bot: str) -> LiveTable:
+        live = await self.get(table_id)
+        async with live.lock:
+            if live.owner_id != account.id:
+                raise TableError("only the table's creator seats bots")
+            if live.status != "open":
+                raise TableError("the game has started")
+            if not 0 <= seat < live.game.players or not live.seats[seat].empty:
+                raise TableError(f"seat {seat} is not an empty seat")
+            name = bot.removeprefix("bot:")
+            known = bot_names(live.game.name)
+            if name not in known:
+                raise TableError(f"no bot '{name}' for {live.game.name} "
+                                 f"(bots: {', '.join(known)})")
+            await asyncio.to_thread(self._save_seat, live.id, seat, None, name)
+            live.seats[seat] = SeatInfo(bot=name)
+        self._changed(live)
+        return live
+
+    def _save_seat(self, table_id: str, seat: int, account_id: int | None,
+                   bot: str | None) -> None:
+        with self.store.session() as session:
+            row = session.scalar(select(Seat).where(Seat.table_id == table_id,
+                                                    Seat.seat == seat))
+            if account_id is None and bot is None:
+                if row is not None:
+                    session.delete(row)
+                return
+            if row is None:
+                session.add(Seat(table_id=table_id, seat=seat, account_id=account_id,
+                                 bot=bot))
+            else:
+                row.account_id, row.bot = account_id, bot
+
+    async def start(self, table_id: str, account: Account,
+                    fill_bot: str | None = None) -> LiveTable:
+        """Start the game: empty seats get ``fill_bot`` (or the start is refused)."""
+        live = await self.get(table_id)
+        async with live.lock:
+            if live.owner_id != account.id:
+                raise TableError("only the table's creator starts the game")
+            if live.status != "open":
+                raise TableError("the game has already started")
+            empty = [i for i, s in enumerate(live.seats) if s.empty]
+            if empty and fill_bot is None:
+                raise TableError(f"seat {', '.join(map(str, empty))} is empty: invite "
+                                 "someone, seat a bot, or start with 'fill' naming a bot")
+            if empty:
+                name = (fill_bot or "").removeprefix("bot:")
+                known = bot_names(live.game.name)
+                if name not in known:
+                    raise TableError(f"no bot '{name}' for {live.game.name} "
+                                     f"(bots: {', '.join(known)})")
+                for seat in empty:
+                    await asyncio.to_thread(self._save_seat, live.id, seat, None, name)
+                    live.seats[seat] = SeatInfo(bot=name)
+            await self._deal(live)
+        self._started(live)
+        return live
+
+    async def begin(self, table_id: str) -> LiveTable:
+        """Start a table whose seats are all taken (the tables a series makes)."""
+        live = await self.get(table_id)
+        async with live.lock:
+            if live.status != "open":
+                return live
+            await self._deal(live)
+        self._started(live)
+        return live
+
+    async def _deal(self, live: LiveTable) -> None:
+        """The first dice of a game, committed with the table's new status."""
+        table = Table(live.game, seats=[s.label(i) for i, s in enumerate(live.seats)],
+                      dice=CommitRevealDice(server_seed=live.seed,
+                                            client_seed=live.client_seed))
+        values: dict[str, Any] = {"status": "playing", "started_at": datetime.now(UTC)}
+        values.update(self._finish_values(table))
+        await self.writer.append(live.id, [event_row(e) for e in table.events], values)
+        live.table = table
+        live.status = values["status"]
+        live.outcome = values.get("outcome")
+        live.last_move_at = time.time()
+
+    def _started(self, live: LiveTable) -> None:
+        self._tell_started(live)
+        if self.publish is not None:
+            self.publish({"table": live.id, "seq": live.seq, "start": True})
+        self._after_change(live, drive_bots=True)
+
+    @staticmethod
+    def _finish_values(table: Table) -> dict[str, Any]:
+        if not table.state.is_over():
+            return {}
+        return {"status": "over", "outcome": table.state.outcome().to_json(),
+                "finished_at": datetime.now(UTC)}
+
+    # -- playing -----------------------------------------------------------------------
+    async def act(self, table_id: str, account_id: int | None, text: Any,
+                  seq: Any, *, as_bot: int | None = None) -> int:
+        """One action by the account's seat, seen at ``seq``. Returns the new sequence."""
+        if not isinstance(text, str) or not text.strip():
+            raise IllegalAction("send an action in the game's notation, e.g. "
+                                "{\"action\": \"call\", \"seq\": 12}")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise IllegalAction("send the sequence number you saw with the action "
+                                "(\"seq\": a whole number)")
+        live = await self.get(table_id)
+        async with live.lock:
+            if live.table is None or live.status == "open":
+                raise IllegalAction("the game has not started yet")
+            if live.status == "over":
+                raise IllegalAction("the game is over")
+            seat = as_bot if as_bot is not None else live.seat_of(account_id)
+            if seat is None:
+                raise IllegalAction("you have no seat at this table; you can only watch")
+            if seq != live.seq:
+                raise StaleAction(f"the table is at {live.seq}, not {seq}: your action was "
+                                  "for a position that has passed (or was sent twice)")
+            table = live.table
+            to_move = table.state.to_move()
+            if to_move != seat:
+                who = "nobody" if to_move is None else table.seats[to_move]
+                raise IllegalAction(f"it is not your turn; it is {who}'s")
+            if as_bot is None and live.seats[seat].bot is not None:
+                raise IllegalAction("a bot plays this seat")
+            # The move is made on a copy, so nobody sees it before it is committed.
+            before = len(table.events)
+            table = fork(table)
+            table.act(seat, text.strip())
+            if not self.bot_delay:
+                self._answer_by_bots(live, table)
+            rows = [event_row(e) for e in table.events[before:]]
+            values = self._finish_values(table)
+            try:
+                await self.writer.append(live.id, rows, values or None)
+            except BaseException as exc:
+                if isinstance(exc, WriteConflict):
+                    await self._catch_up(live)
+                    raise StaleAction("another move was made first; look again") from None
+                log.exception("could not write table %s", live.id)
+                raise IllegalAction("the move could not be saved; try again") from None
+            live.table = table
+            if values:
+                live.status, live.outcome = values["status"], values["outcome"]
+            live.last_move_at = time.time()
+            new_seq = live.seq
+        self._after_change(live, drive_bots=True)
+        return new_seq
+
+    def _answer_by_bots(self, live: LiveTable, table: Table, limit: int = 10_000) -> None:
+        """Bots that move at once do so in the same commit as the move they answer."""
+        for _ in range(limit):
+            state = table.state
+            seat = state.to_move()
+            if state.is_over() or seat is None or live.seats[seat].bot is None:
+                return
+            rng = random.Random(f"{live.id}:{len(table.events)}")
+            table.act(seat, live.bot(seat).choose(state.view(seat), state.legal_actions(),
+                                                  rng))
+
+    async def _catch_up(self, live: LiveTable) -> None:
+        """Reload a table's log, row and seats from the database (another process moved)."""
+        fresh = await asyncio.to_thread(self._load, live.id)
+        live.table, live.status, live.seats = fresh.table, fresh.status, fresh.seats
+        live.outcome, live.forfeit_seat = fresh.outcome, fresh.forfeit_seat
+        live.last_move_at = fresh.last_move_at
+        live.bots.clear()
+
+    async def remote_change(self, table_id: str, started: bool = False) -> None:
+        """Another process changed a table: catch up and tell this process's watchers."""
+        live = self.tables.get(table_id)
+        if live is None:
+            if not self.account_watchers:
+                return
+            live = await self.get(table_id)
+            if not any(info.account_id in self.account_watchers for info in live.seats):
+                del self.tables[table_id]  # nobody here cares about this table
+                return
+            if started:
+                self._tell_started(live)
+            self._after_change(live, drive_bots=False)
+            return
+        async with live.lock:
+            seq, status = live.seq, live.status
+            await self._catch_up(live)
+        if (live.seq, live.status) != (seq, status) or status == "open":
+            if status == "open" and live.status == "playing":
+                self._tell_started(live)
+            self._after_change(live, drive_bots=False)
+
+    def _tell_started(self, live: LiveTable) -> None:
+        for index, info in enumerate(live.seats):
+            if info.account_id is not None:
+                self._notify_account(info.account_id, {
+                    "type": "gameStart", "table": live.id, "game": live.game.name,
+                    "seat": index, "seed_sha256": live.commitment})
+
+    async def forfeit(self, live: LiveTable, seat: int) -> None:
+        """The seat ran out of time and the table plays 'lose': the others win."""
+        others = tuple(s for s in range(live.game.players) if s != seat)
+        n = live.game.players
+        outcome = {"ranking": [list(others), [seat]],
+                   "scores": [0.0] * n,
+                   "payoffs": [-1.0 if s == seat else 1.0 / (n - 1) for s in range(n)]}
+        values = {"status": "over", "outcome": outcome, "forfeit_seat": seat,
+                  "finished_at": datetime.now(UTC)}
+        await self.writer.append(live.id, [], values)
+        live.status, live.outcome, live.forfeit_seat = "over", outcome, seat
+
+    # -- bots and clocks ---------------------------------------------------------------
+    async def _bot_move(self, live: LiveTable, seq: int) -> None:
+        if self.bot_delay:
+            await asyncio.sleep(self.bot_delay)
+        if live.seq != seq or live.table is None or live.status != "playing":
+            return
+        seat = live.table.state.to_move()
+        if seat is None or live.seats[seat].bot is None:
+            return
+        state = live.table.state
+        rng = random.Random(f"{live.id}:{seq}")
+        action = live.bot(seat).choose(state.view(seat), state.legal_actions(), rng)
+        try:
+            await self.act(live.id, None, str(action), seq, as_bot=seat)
+        except StaleAction:
+            return  # another process moved this bot first
+
+    async def _clock_loop(self) -> None:
+        while not self.closed:
+            await asyncio.sleep(0.25)
+            now = time.time()
+            for live in list(self.tables.values()):
+                deadline = live.deadline
+                if deadline is None or now < deadline:
+                    continue
+                try:
+                    await self._timeout(live, now)
+                except (KastkoppError, WriteConflict):
+                    continue
+                except Exception:
+                    log.exception("timeout at table %s", live.id)
+
+    async def _timeout(self, live: LiveTable, now: float) -> None:
+        async with live.lock:
+            deadline = live.deadline
+            if deadline is None or now < deadline or live.table is None:
+                return
+            seat = live.table.state.to_move()
+            seq = live.seq
+            if seat is None:
+                return
+            if live.on_timeout == "lose":
+                await self.forfeit(live, seat)
+                move = None
+            else:
+                move = str(live.table.state.legal_actions()[0])
+        if move is None:
+            self._after_change(live, drive_bots=True)
+        else:
+            # The game's first legal action is its default move.
+            await self.act(live.id, None, move, seq, as_bot=seat)
+
+    # -- telling watchers --------------------------------------------------------------
+    def watch(self, live: LiveTable, seat: int | None) -> Watcher:
+        watcher = Watcher(seat)
+        live.watchers.add(watcher)
+        watcher.send(json.dumps(live.frame(seat), ensure_ascii=False))
+        return watcher
+
+    def unwatch(self, live: LiveTable, watcher: Watcher) -> None:
+        live.watchers.discard(watcher)
+        self._forget_if_unwatched(live)
+
+    def _forget_if_unwatched(self, live: LiveTable) -> None:
+        """A finished table nobody watches leaves memory; the database still has it all."""
+        if live.status == "over" and not live.watchers and \
+                self.tables.get(live.id) is live:
+            del self.tables[live.id]
+
+    def watch_account(self, account_id: int) -> Watcher:
+        watcher = Watcher(None)
+        self.account_watchers.setdefault(account_id, set()).add(watcher)
+        return watcher
+
+    def unwatch_account(self, account_id: int, watcher: Watcher) -> None:
+        watchers = self.account_watchers.get(account_id)
+        if watchers is not None:
+            watchers.discard(watcher)
+            if not watchers:
+                del self.account_watchers[account_id]
+
+    def _notify_account(self, account_id: int, event: dict[str, Any]) -> None:
+        watchers = self.account_watchers.get(account_id)
+        if watchers:
+            text = json.dumps(event, ensure_ascii=False)
+            for watcher in watchers:
+                watcher.send(text)
+
+    def _changed(self, live: LiveTable) -> None:
+        """Lobby changes (seats): tell the watchers and other processes."""
+        self._broadcast(live)
+        if self.publish is not None:
+            self.publish({"table": live.id, "seq": live.seq})
+
+    def _broadcast(self, live: LiveTable) -> None:
+        frames: dict[int | None, str] = {}
+        for watcher in list(live.watchers):
+            if watcher.seat not in frames:
+                frames[watcher.seat] = json.dumps(live.frame(watcher.seat),
+                                                  ensure_ascii=False)
+            watcher.send(frames[watcher.seat])
+
+    def _after_change(self, live: LiveTable, drive_bots: bool) -> None:
+        self._broadcast(live)
+        if drive_bots and self.publish is not None:
+            self.publish({"table": live.id, "seq": live.seq})
+        if live.status == "over":
+            for index, seated in enumerate(live.seats):
+                if seated.account_id is not None:
+                    self._notify_account(seated.account_id, {
+                        "type": "gameFinish", "table": live.id, "seat": index,
+                        "outcome": live.outcome, "server_seed": live.seed.hex()})
+            if drive_bots and self.on_finish is not None:
+                self._spawn(self.on_finish(live.id))
+            self._forget_if_unwatched(live)
+            return
+        seat = live.to_move()
+        if seat is None:
+            return
+        info = live.seats[seat]
+        if info.bot is not None:
+            if drive_bots:
+                self._spawn(self._bot_move(live, live.seq))
+        elif info.account_id is not None:
+            self._notify_account(info.account_id, {
+                "type": "yourTurn", "table": live.id, "seat": seat, "seq": live.seq,
+                "deadline": live.deadline})
+
+    # -- account helpers -----------------------------------------------------------------
+    def tables_of(self, account_id: int) -> list[tuple[str, int]]:
+        """(table, seat) for every table being played where the account sits."""
+        with self.store.session() as session:
+            rows = session.execute(
+                select(Seat.table_id, Seat.seat).join(GameTable, GameTable.id == Seat.table_id)
+                .where(Seat.account_id == account_id, GameTable.status == "playing"))
+            return [(str(t), int(s)) for t, s in rows]
+
+
+def check_rules(game_name: str, preset: str | None, rules: dict[str, Any],
+                players: int | None) -> Game:
+    """Load a game for a table, turning every bad value into a :class:`RuleError`."""
+    try:
+        return load(game_name, preset=preset, players=players, **rules)
+    except KastkoppError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise RuleError(f"the rules cannot be read: {exc}") from None

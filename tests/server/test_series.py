@@ -1,0 +1,104 @@
+"""Matches, chouettes and knockouts run on the server with the library's formats."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from servertools import Frames, guest, play_by_websocket, token
+
+from kastkopp.engine import verify_log
+
+
+def wait_for_series(client, series_id: str, seconds: float = 30.0) -> dict:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        summary = client.get(f"/api/series/{series_id}").json()
+        if summary["status"] == "over":
+            return summary
+        time.sleep(0.05)
+    raise AssertionError(f"the series did not end: {summary}")
+
+
+def test_a_best_of_three_match_of_bots_runs_to_its_end_on_the_server(client):
+    anna = guest(client, "Anna")
+    response = client.post("/api/series", headers=anna, json={
+        "format": "match", "game": "mia", "players": ["bot:sensible", "bot:random"],
+        "best_of": 3})
+    assert response.status_code == 201, response.text
+    summary = wait_for_series(client, response.json()["id"])
+    assert summary["winner"] in ("bot:sensible", "bot:random")
+    assert summary["score"] in ("2-0", "2-1", "1-2", "0-2")
+    assert len(summary["tables"]) >= 2
+    for table in summary["tables"]:
+        assert table["status"] == "over"
+        assert verify_log(client.get(f"/api/tables/{table['id']}/log").json()) == []
+
+
+def test_a_chouette_keeps_the_winner_at_the_table_for_the_games_asked(client):
+    anna = guest(client, "Anna")
+    players = ["bot:random", "bot:random#2", "bot:sensible"]
+    response = client.post("/api/series", headers=anna, json={
+        "format": "chouette", "game": "mia", "players": players, "games": 5})
+    summary = wait_for_series(client, response.json()["id"])
+    state = summary["state"]
+    assert len(state["results"]) == 5
+    assert sum(s["won"] for s in state["standings"]) == 5
+    for earlier, later in zip(summary["tables"], summary["tables"][1:], strict=False):
+        first = client.get(f"/api/tables/{earlier['id']}").json()["outcome"]["ranking"][0]
+        if len(first) == 1:
+            # the winner stays at the table
+            assert earlier["players"][first[0]] in later["players"]
+
+
+def test_a_knockout_with_a_bye_crowns_a_champion(client):
+    anna = guest(client, "Anna")
+    players = ["bot:sensible", "bot:random", "bot:random#2"]
+    response = client.post("/api/series", headers=anna, json={
+        "format": "knockout", "game": "mia", "players": players})
+    summary = wait_for_series(client, response.json()["id"])
+    assert summary["champion"] in players
+    assert len(summary["tables"]) >= 2  # the first round's one match and the final
+    assert any("final" in line.lower() or summary["champion"] in line
+               for line in summary["bracket"])
+
+
+def test_a_person_plays_a_match_against_a_bot_table_by_table(client):
+    anna = guest(client, "Anna")
+    name = client.get("/api/account", headers=anna).json()["name"]
+    response = client.post("/api/series", headers=anna, json={
+        "format": "match", "game": "mia", "players": [name, "bot:random"], "best_of": 3})
+    series_id = response.json()["id"]
+    played: set[str] = set()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        summary = client.get(f"/api/series/{series_id}").json()
+        if summary["status"] == "over":
+            break
+        for table in summary["tables"]:
+            if table["status"] == "playing" and table["id"] not in played:
+                played.add(table["id"])
+                with client.websocket_connect(f"/api/tables/{table['id']}/ws?token="
+                                              f"{token(anna)}") as ws:
+                    play_by_websocket(ws, random.Random(len(played)), Frames())
+        time.sleep(0.02)
+    assert summary["status"] == "over" and summary["winner"] in (name, "bot:random")
+    assert len(played) >= 2
+
+
+def test_a_series_refuses_unknown_players_and_formats_with_a_reason(client):
+    anna = guest(client, "Anna")
+    cases = [({"format": "match", "game": "mia", "players": ["nobody", "bot:random"]},
+              "no player"),
+             ({"format": "match", "game": "mia", "players": ["bot:x", "bot:random"]},
+              "no bot"),
+             ({"format": "match", "game": "mia", "players": ["bot:random", "bot:random"]},
+              "twice"),
+             ({"format": "match", "game": "mia", "players": ["bot:random", "bot:random#2"],
+               "best_of": 2}, "odd"),
+             ({"format": "chouette", "game": "mia",
+               "players": ["bot:random", "bot:random#2", "bot:random#3"]}, "how many games")]
+    for body, reason in cases:
+        response = client.post("/api/series", headers=anna, json=body)
+        assert response.status_code == 400, body
+        assert reason in response.json()["detail"], (body, response.json())
