@@ -40,7 +40,10 @@ MAX_STEPS = 400
 
 def random_game(name: str, preset: str | None, players: int, seed: int,
                 steps: int = MAX_STEPS):
-    """Play ``steps`` random legal actions; yield (table, state before, action) per step."""
+    """Play up to ``steps`` random legal actions.
+
+    Yields ``(table, action)`` before each action is taken, and ``(table, None)`` at the end.
+    """
     game = load(name, preset=preset, players=players)
     table = Table(game, dice=SeededDice(seed))
     rng = random.Random(seed)
@@ -54,6 +57,7 @@ def random_game(name: str, preset: str | None, players: int, seed: int,
         action = rng.choice(legal)
         yield table, action
         table.act(seat, action)
+    yield table, None
 
 
 def fingerprint(state) -> str:
@@ -67,6 +71,8 @@ def test_legal_actions_apply_and_notation_round_trips(name, preset, players, see
     seen_actions: set[str] = set()
     every_action = None
     for table, action in random_game(name, preset, players, seed):
+        if action is None:
+            break
         state = table.state
         if every_action is None:
             every_action = table.game.all_actions()
@@ -101,6 +107,8 @@ def test_illegal_actions_change_nothing(name, preset, players, seed):
     rng = random.Random(seed + 1)
     pool: list[str] = list(NONSENSE)
     for table, action in random_game(name, preset, players, seed, steps=120):
+        if action is None:
+            break
         state = table.state
         pool.append(str(action))
         snapshot = copy.deepcopy(state)
@@ -124,8 +132,7 @@ def test_illegal_actions_change_nothing(name, preset, players, seed):
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32))
 def test_replaying_the_log_gives_the_same_state(name, preset, players, seed):
-    for table, _ in random_game(name, preset, players, seed):
-        pass
+    *_, (table, _) = random_game(name, preset, players, seed)
     text = json.dumps(table.to_json())
     replayed = Table.loads(text)
     assert replayed.state == table.state

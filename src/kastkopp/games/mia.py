@@ -52,8 +52,8 @@ from kastkopp.engine import (
     Game,
     IllegalAction,
     Outcome,
-    Rules,
     RuleError,
+    Rules,
     State,
     ranking_by,
     register,
@@ -449,8 +449,10 @@ class Mia(Game):
     def all_actions(self) -> list[Action]:
         return [*(Announce(v) for v in self.rules.values), Roll(), Call(), Pass()]
 
-    def odds(self) -> list[dict[str, Any]]:
+    def odds(self, **params: str) -> list[dict[str, Any]]:
         """For every value, worst first, the chance that one fresh roll beats it."""
+        if params:
+            raise RuleError("the Slosch odds table needs nothing given")
         return [{"value": str(v), "beaten": float(self.rules.beaten(v))}
                 for v in self.rules.values]
 
