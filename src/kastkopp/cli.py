@@ -36,6 +36,7 @@ from kastkopp.engine import (
     registered,
     verify_log,
 )
+from kastkopp.interop import commands as interop_commands
 from kastkopp.strategy import bot_help, bot_names, make_bot
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -475,6 +476,14 @@ def odds_command(
     for row in rows:
         table.add_row(*(_format_cell(row[c]) for c in columns))
     console.print(table)
+
+
+# --------------------------------------------------------------------------- Mäxchen
+
+bot_app = typer.Typer(no_args_is_help=True, help="Let kastkopp's bots play elsewhere.")
+bot_app.command("maexchen")(friendly(interop_commands.bot_maexchen))
+app.add_typer(bot_app, name="bot")
+app.command("maexchen-server")(friendly(interop_commands.maexchen_server))
 
 
 def main() -> None:

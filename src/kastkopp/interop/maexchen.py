@@ -53,8 +53,9 @@ Usage::
 
 Every round the server plays is kept as a kastkopp :class:`~kastkopp.engine.Table`
 (:attr:`MaexchenServer.table` while it runs, :attr:`MaexchenServer.tables` after), and
-:meth:`MaexchenServer.watch` calls back with each message broadcast, so a web server can
-show the rounds as they are played.
+:meth:`MaexchenServer.watch` calls back with each message broadcast (and
+:meth:`MaexchenServer.watch_rounds` with each round played), so a web server can show the
+rounds as they are played.
 """
 
 from __future__ import annotations
@@ -164,6 +165,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._questions: dict[str, _Question] = {}
         self._joining: tuple[str, set[str], asyncio.Event] | None = None
         self._watchers: list[Callable[[str], None]] = []
+        self._round_watchers: list[Callable[[RoundResult], None]] = []
         self._closed = asyncio.Event()
 
     # -- the network ---------------------------------------------------------------------
@@ -200,6 +202,11 @@ class MaexchenServer(asyncio.DatagramProtocol):
         """Call ``callback`` with every broadcast message; returns a function to stop."""
         self._watchers.append(callback)
         return lambda: self._watchers.remove(callback)
+
+    def watch_rounds(self, callback: Callable[[RoundResult], None]) -> Callable[[], None]:
+        """Call ``callback`` with every round played; returns a function to stop."""
+        self._round_watchers.append(callback)
+        return lambda: self._round_watchers.remove(callback)
 
     def datagram_received(self, data: bytes, addr: tuple[Any, ...]) -> None:
         address: Address = (str(addr[0]), int(addr[1]))
@@ -257,11 +264,14 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     # -- rounds --------------------------------------------------------------------------
     async def run(self, rounds: int | None = None) -> None:
-        """Play rounds (``rounds`` of them, or until :meth:`close`)."""
+        """Play rounds (``rounds`` played ones — canceled rounds do not count — or forever).
+
+        Stops early when :meth:`close` is called.
+        """
         played = 0
         while not self.closed and (rounds is None or played < rounds):
             result = await self.play_round()
-            played += 1
+            played += result is not None
             pause = self.round_pause if result is not None or self.players else self.idle_pause
             if pause:
                 await self._sleep(pause)
@@ -292,6 +302,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
         result = RoundResult(self.rounds_started, order, losers, reason, table)
         self.tables.append(result)
         self.table = None
+        for watcher in list(self._round_watchers):
+            watcher(result)
         return result
 
     async def _invite(self) -> list[str]:
