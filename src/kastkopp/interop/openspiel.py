@@ -21,9 +21,11 @@ How the protocol maps onto OpenSpiel's:
   last die is in does the kastkopp state ``resolve`` them, so a node never has more than
   six outcomes, however many dice are rolled at once.
 - **Observations** come from ``state.view(seat)`` only: the observation string is the
-  canonical JSON of the view (the spectator's view for a public observation), the
-  information-state string is the seat's sequence of distinct views so far (perfect
-  recall), and both tensors hash those views with :class:`ViewEncoder`.
+  canonical JSON of the view (the spectator's view for a public observation); the
+  information-state string is the seat's view now plus a digest of the sequence of its
+  distinct views before (perfect recall in a string of bounded length); the tensors hash
+  the view, and for the information state every view so far tagged with its step, with
+  :class:`ViewEncoder`.
 - **Utilities** are ``Outcome.payoffs``, zero-sum by the protocol. The protocol does not
   bound payoffs in advance, so the declared utility range is wide.
 
@@ -36,8 +38,10 @@ OpenSpiel's algorithms then run unchanged, e.g. outcome-sampling MCCFR::
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -160,17 +164,55 @@ class KastkoppGame(pyspiel.Game):
             perfect_recall=False))
 
 
+@dataclass(frozen=True)
+class Position:
+    """Everything a :class:`KastkoppState` knows, immutable so that clones share it.
+
+    ``seen`` holds each seat's distinct views so far, in order; ``earlier`` a digest of all
+    of them but the last, so an information-state string stays short in a long game.
+    """
+
+    state: State
+    faces: tuple[int, ...] = ()  # the dice of a roll that are in so far
+    seen: tuple[tuple[str, ...], ...] = ()
+    earlier: tuple[str, ...] = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Position:
+        return self  # pyspiel clones states by deep copy; nothing here ever changes
+
+    def remember(self) -> Position:
+        """This position with each seat's current view added to what it has seen."""
+        seen, earlier = list(self.seen), list(self.earlier)
+        for seat in range(self.state.game.players):
+            text = canonical(self.state.view(seat))
+            if seat == len(seen):
+                seen.append((text,))
+                earlier.append("")
+            elif seen[seat][-1] != text:
+                chain = f"{earlier[seat]}\n{seen[seat][-1]}".encode()
+                earlier[seat] = hashlib.blake2b(chain, digest_size=16).hexdigest()
+                seen[seat] = (*seen[seat], text)
+        return replace(self, seen=tuple(seen), earlier=tuple(earlier))
+
+
 class KastkoppState(pyspiel.State):
-    """A kastkopp state, plus the dice of a roll that are in so far."""
+    """A kastkopp state seen by OpenSpiel (see :class:`Position` for what it holds)."""
 
     def __init__(self, game: KastkoppGame) -> None:
         super().__init__(game)
-        self.game = game.game
-        self.state: State = self.game.new_state()
-        self.faces: tuple[int, ...] = ()
-        # what each seat has seen so far: its distinct views, in order
-        self.seen: list[list[str]] = [[] for _ in range(self.game.players)]
-        self._remember()
+        self.position = Position(game.game.new_state()).remember()
+
+    @property
+    def state(self) -> State:
+        return self.position.state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        self.position = replace(self.position, state=state)
+
+    @property
+    def game(self) -> Game:
+        return self.position.state.game
 
     # -- whose turn ----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -196,22 +238,18 @@ class KastkoppState(pyspiel.State):
 
     # -- moving ------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
-        chance = self.state.chance()
+        position = self.position
+        chance = position.state.chance()
         if chance is not None:
-            self.faces = (*self.faces, action + 1)
-            if len(self.faces) < chance.count:
+            faces = (*position.faces, action + 1)
+            if len(faces) < chance.count:
+                self.position = replace(position, faces=faces)
                 return
-            self.state = self.state.resolve(self.faces)
-            self.faces = ()
+            position = replace(position, state=position.state.resolve(faces), faces=())
         else:
-            self.state = self.state.apply(numbering(self.game)[0][action])
-        self._remember()
-
-    def _remember(self) -> None:
-        for seat, seen in enumerate(self.seen):
-            text = canonical(self.state.view(seat))
-            if not seen or seen[-1] != text:
-                seen.append(text)
+            action_object = numbering(self.game)[0][action]
+            position = replace(position, state=position.state.apply(action_object))
+        self.position = position.remember()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -231,8 +269,8 @@ class KastkoppState(pyspiel.State):
         game = self.game
         names = [f"Player {seat + 1}" for seat in range(game.players)]
         text = game.render(self.state.view(None), names)
-        if self.faces:
-            text += "\nDice so far: " + " ".join(map(str, self.faces))
+        if self.position.faces:
+            text += "\nDice so far: " + " ".join(map(str, self.position.faces))
         return text + "\nHistory: " + " ".join(map(str, self.history()))
 
 
@@ -258,7 +296,7 @@ class ViewObserver:
             # a spectator remembers nothing a seat does not; the current view suffices
             return [canonical(state.state.view(None))]
         if self.perfect_recall:
-            return state.seen[player]
+            return list(state.position.seen[player])
         return [canonical(state.state.view(player))]
 
     def set_from(self, state: KastkoppState, player: int) -> None:
@@ -274,7 +312,11 @@ class ViewObserver:
         return self.encoder.sparse(json.loads(text), step)
 
     def string_from(self, state: KastkoppState, player: int) -> str:
-        return "\n".join(self._views(state, player))
+        if self.perfect_recall and not self.public_only:
+            # the seat's view now, and a digest of every view it had before
+            position = state.position
+            return f"{position.seen[player][-1]}\nbefore: {position.earlier[player] or '-'}"
+        return self._views(state, player)[0]
 
 
 def from_game(game: Game, observation_size: int = DEFAULT_SIZE) -> KastkoppGame:
