@@ -1,0 +1,37 @@
+"""The interop documentation runs: every Python example in docs/interop.md, and the usage
+examples in the interop modules' docstrings."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "interop.md"
+EXAMPLES = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
+
+
+def test_the_interop_page_has_examples():
+    assert len(EXAMPLES) >= 3
+
+
+@pytest.mark.parametrize("index", range(len(EXAMPLES)))
+def test_every_python_example_in_the_interop_page_runs(index, capsys):
+    source = EXAMPLES[index]
+    for module in re.findall(r"^(?:from|import) (kastkopp\.interop\.\w+|pyspiel)", source,
+                             re.MULTILINE):
+        pytest.importorskip(module)
+    exec(compile(source, f"{DOC.name} example {index + 1}", "exec"), {})
+
+
+@pytest.mark.parametrize("module", ["encoding", "pettingzoo", "openspiel"])
+def test_module_usage_examples_run(module):
+    pytest.importorskip({"pettingzoo": "pettingzoo", "openspiel": "pyspiel"}.get(
+        module, "numpy"))
+    found = importlib.import_module(f"kastkopp.interop.{module}")
+    result = doctest.testmod(found, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0
