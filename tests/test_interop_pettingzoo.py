@@ -22,6 +22,13 @@ CONFIGS = [
     for name, cls in sorted(registered().items())
     for preset, players in cls.conformance_configs()
 ]
+# the slower checks play each preset once, with the most players the suite uses for it
+ONE_PER_PRESET = [
+    pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")
+    for name, cls in sorted(registered().items())
+    for preset, players in {p: n for p, n in sorted(cls.conformance_configs(),
+                                                     key=lambda c: c[1])}.items()
+]
 
 
 def random_episode(environment, seed: int, check=None):
@@ -54,9 +61,9 @@ def test_pettingzoo_seed_test_passes(name, preset, players):
     seed_test(lambda: env(name, preset=preset, players=players), num_cycles=60)
 
 
-@pytest.mark.parametrize(("name", "preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("name", "preset", "players"), ONE_PER_PRESET)
 def test_observation_is_the_encoded_view_and_never_hidden_dice(name, preset, players):
-    environment = env(name, preset=preset, players=players, max_steps=300)
+    environment = env(name, preset=preset, players=players, max_steps=200)
     rng = random.Random(5)
 
     def check(agent, observation):
@@ -69,11 +76,11 @@ def test_observation_is_the_encoded_view_and_never_hidden_dice(name, preset, pla
         legal = {environment.action_number(str(a)) for a in state.legal_actions()}
         assert set(np.flatnonzero(observation["action_mask"])) == legal
 
-    for seed in range(3):
+    for seed in range(2):
         random_episode(environment, seed, check)
 
 
-@pytest.mark.parametrize(("name", "preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("name", "preset", "players"), ONE_PER_PRESET)
 def test_episode_ends_with_the_outcome_payoffs_as_rewards(name, preset, players):
     environment = env(name, preset=preset, players=players, max_steps=100_000)
     environment.reset(seed=3)
