@@ -128,6 +128,16 @@ def test_passing_moves_the_responsibility_and_frees_the_previous_player():
     assert state.lives == (3, 2, 3)
 
 
+def test_a_claim_goes_round_unseen_only_once():
+    state = start(players=3).resolve((4, 3)).apply("announce 54").apply("pass").apply("pass")
+    assert state.to_move() == 0  # back to the announcer, who answered for it already
+    assert Pass() not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="answered for this claim already"):
+        state.apply("pass")
+    heads_up = start(players=2).resolve((4, 3)).apply("announce 54").apply("pass")
+    assert heads_up.legal_actions() == [Roll(), Call()]
+
+
 def test_a_passer_does_not_see_the_dice():
     state = start(players=3).resolve((4, 3)).apply("announce 54").apply("pass")
     assert "your_dice" not in state.view(1)

@@ -487,10 +487,9 @@ class Table:
         if seat != to_move:
             who = self.seats[to_move] if to_move is not None else "nobody"
             raise IllegalAction(f"it is not {self.seats[seat]}'s turn; it is {who}'s")
-        new_state = self.state.apply(action)
         if isinstance(action, str):
             action = self.game.parse_action(action)
-        self.state = new_state
+        self.state = self.state.apply(action)
         self.events.append({"seq": len(self.events), "type": "action", "seat": seat,
                             "action": str(action)})
         self.roll_pending()

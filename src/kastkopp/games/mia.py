@@ -24,6 +24,10 @@ Decisions where the seed is silent, as players decide them:
 
 - The first announcement of a round may be any value; later ones must be strictly higher.
 - Believing a claim that nothing beats (Slosch) is not possible: call or pass.
+- A claim can go round the table unseen only once: a player who has already answered for
+  the claim in the cup (its announcer, or a player who passed it) may not pass it again, and
+  must roll or call when it comes back. Without this, a cup could be passed back and forth
+  for ever at a table of two.
 - When Mia is revealed and several players lose at once, the player after the announcer
   starts the next round; players who go out in the same exchange share their place.
 - An odd unit of a split pot goes to the first winner clockwise from seat 0.
@@ -219,6 +223,7 @@ class MiaState(State):
     roller: int | None = None  # who rolled (and saw) the dice in the cup
     claim: int | None = None
     responsible: int | None = None  # who answers for the claim
+    answered: frozenset[int] = frozenset()  # who has answered for this claim (may not pass)
     out_round: tuple[int | None, ...] = ()  # the round in which each player went out
     history: tuple[tuple[int, str], ...] = ()  # this round's public actions
     last_round: dict[str, Any] | None = field(default=None, compare=True, hash=False)
@@ -264,7 +269,7 @@ class MiaState(State):
             if self.legal_announcements():
                 actions.append(Roll())
             actions.append(Call())
-            if self.rules.passing:
+            if self.rules.passing and self.player not in self.answered:
                 actions.append(Pass())
             return actions
         return []
@@ -286,7 +291,10 @@ class MiaState(State):
         if isinstance(action, Pass):
             if not self.rules.passing:
                 raise IllegalAction("passing is not allowed at this table")
+            if seat in self.answered:
+                raise IllegalAction("you have answered for this claim already: roll or call")
             return replace(self, responsible=seat, player=self.next_alive(seat),
+                           answered=self.answered | {seat},
                            history=(*self.history, (seat, "pass")))
         if isinstance(action, Call):
             return self._lift(caller=seat)
@@ -301,7 +309,7 @@ class MiaState(State):
             raise IllegalAction(f"{value_name(value)} is not higher than the claim "
                                 f"{value_name(self.claim or MIA)}; the lowest announcement is "
                                 f"{legal[0]}")
-        state = replace(self, claim=value, responsible=seat,
+        state = replace(self, claim=value, responsible=seat, answered=frozenset({seat}),
                         history=(*self.history, (seat, f"announce {value}")))
         if value == MIA and self.rules.mia_reveals:
             return state._reveal_mia(seat)
@@ -340,7 +348,8 @@ class MiaState(State):
                 "cost": cost, "actions": [list(h) for h in self.history]}
         state = replace(self, lives=tuple(lives), losses=tuple(losses),
                         out_round=tuple(out_round), round=self.round + 1, dice=None,
-                        roller=None, claim=None, responsible=None, history=(), last_round=last)
+                        roller=None, claim=None, responsible=None, answered=frozenset(),
+                        history=(), last_round=last)
         if state._finished():
             winners = state.outcome().winners
             return replace(state, phase=OVER, ledger=state.ledger.award(winners)

@@ -4,10 +4,10 @@ The sensible bot:
 
 - tells the truth when its roll beats the claim, and otherwise bluffs the lowest value that
   is legal (the most believable lie), now and then one step higher;
-- judges a claim by how likely a fresh roll reaches it, trusting less a claim that is the
-  bare minimum above the previous one (the classic forced bluff);
-- calls unlikely claims, passes likely-true claims that it could hardly beat, and otherwise
-  believes and rolls.
+- judges how likely a claim is true, distrusting the bare minimum above the previous claim
+  (the classic forced bluff);
+- calls when the claim is more likely false than its own chance of getting through after
+  believing; passes likely-true claims that it could hardly beat; otherwise believes.
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ from kastkopp.strategy import register_bot
 @dataclass
 class SensibleMiaBot(Player):
     rules: MiaRules
-    call_below: float = 0.5  # call when the claim is this unlikely to be true
-    pass_above: float = 0.6  # pass a claim at least this likely to be true ...
-    pass_if_beaten_below: float = 0.35  # ... that a fresh roll beats this rarely
+    honest_weight: float = 0.3  # how much it expects the others to play as it does
+    bluff_survives: float = 0.4  # how often a forced bluff of its own goes unpunished
+    pass_if_true: float = 0.5  # pass a claim at least this likely to be true ...
+    pass_if_beaten_below: float = 0.3  # ... that a fresh roll beats this rarely
     shade: float = 0.15  # how often a forced bluff goes one step above the minimum
 
     def reached(self, value: int) -> Fraction:
@@ -36,29 +37,40 @@ class SensibleMiaBot(Player):
         return self.rules.beaten(value) + chance_of(value)
 
     def believed(self, view: dict[str, Any]) -> float:
-        """How likely the current claim is true, from the odds and the round so far."""
+        """How likely the current claim is true.
+
+        Against a player like itself (truthful when the roll beats the previous claim, else
+        the lowest legal value, sometimes one higher) a claim far above the previous one is
+        true, and the bare minimum above it is a likely bluff; against a careless player the
+        claim is as likely as a fresh roll reaching it. The two are mixed.
+        """
         claim = int(view["claim"])
-        truth = float(self.reached(claim))
         announcements = [int(h["action"].split()[1]) for h in view["history"]
                          if h["action"].startswith("announce")]
+        honest = 1.0
         if len(announcements) >= 2:
-            before = announcements[-2]
             values = self.rules.values
-            if values.index(claim) == values.index(before) + 1:
-                truth *= 0.6  # the bare minimum above the last claim: often a forced bluff
-        return truth
+            above = values.index(claim) - values.index(announcements[-2])
+            forced = float(1 - self.rules.beaten(announcements[-2]))  # had to bluff
+            bluffed = forced * {1: 1 - self.shade, 2: self.shade}.get(above, 0.0)
+            honest = float(chance_of(claim)) / (float(chance_of(claim)) + bluffed)
+        careless = float(self.reached(claim))
+        return self.honest_weight * honest + (1 - self.honest_weight) * careless
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
         if view["phase"] == "announce":
             return self.announce(view, legal, rng)
         claim = int(view["claim"])
+        if "your_dice" in view:  # its own claim came back: it knows whether it holds
+            holds = self.rules.rank(int(view["your_dice"])) >= self.rules.rank(claim)
+            return Roll() if holds and Roll() in legal else Call()
         truth = self.believed(view)
-        can_pass = Pass() in legal
-        if can_pass and truth >= self.pass_above and \
-                self.rules.beaten(claim) < self.pass_if_beaten_below:
+        beaten = float(self.rules.beaten(claim))
+        if Pass() in legal and truth >= self.pass_if_true and beaten < self.pass_if_beaten_below:
             return Pass()
-        if truth < self.call_below or Roll() not in legal:
+        believing = beaten + (1 - beaten) * self.bluff_survives
+        if Roll() not in legal or 1 - truth > believing:
             return Call()
         return Roll()
 
