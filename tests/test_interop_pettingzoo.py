@@ -94,6 +94,8 @@ def test_episode_ends_with_the_outcome_payoffs_as_rewards(name, preset, players)
         environment.step(action)
     outcome = environment.table.state.outcome()
     assert [totals[a] for a in environment.possible_agents] == list(outcome.payoffs)
+    # zero-sum, as the OpenSpiel adapter declares every game to be
+    assert sum(outcome.payoffs) == pytest.approx(0.0, abs=1e-9)
 
 
 def test_same_seed_same_episode_and_next_reset_differs():

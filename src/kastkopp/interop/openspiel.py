@@ -125,8 +125,7 @@ def _game_type(cls: type[Game]) -> Any:
 class KastkoppGame(pyspiel.Game):
     """A kastkopp game (with its preset, players and house rules) seen by OpenSpiel."""
 
-    def __init__(self, game: Game, params: dict[str, Any] | None = None,
-                 observation_size: int = DEFAULT_SIZE) -> None:
+    def __init__(self, game: Game, params: dict[str, Any] | None = None) -> None:
         info = pyspiel.GameInfo(
             num_distinct_actions=len(numbering(game)[0]),
             max_chance_outcomes=MAX_SIDES,
@@ -137,12 +136,12 @@ class KastkoppGame(pyspiel.Game):
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(_game_type(type(game)), info, params or game_params(game))
-        self._setup(game, observation_size)
+        self._setup(game)
 
-    def _setup(self, game: Game, observation_size: int = DEFAULT_SIZE) -> None:
+    def _setup(self, game: Game) -> None:
         self.game = game
         self.actions, self.index = numbering(game)
-        self.encoder = ViewEncoder(observation_size)
+        self.encoder = ViewEncoder(DEFAULT_SIZE)
 
     def __getattr__(self, name: str) -> Any:
         # pyspiel rebuilds an unpickled game from its string without calling __init__
@@ -319,9 +318,9 @@ class ViewObserver:
         return self._views(state, player)[0]
 
 
-def from_game(game: Game, observation_size: int = DEFAULT_SIZE) -> KastkoppGame:
-    """An OpenSpiel game for a kastkopp game object (registered with pyspiel or not)."""
-    return KastkoppGame(game, observation_size=observation_size)
+def from_game(game: Game) -> KastkoppGame:
+    """An OpenSpiel game for a kastkopp game object."""
+    return KastkoppGame(game)
 
 
 def _factory(name: str) -> type[KastkoppGame]:
