@@ -402,6 +402,35 @@ def test_kastkopp_bots_play_rounds_on_the_kastkopp_server_and_agree_on_the_score
     assert broadcast[0].startswith("ROUND STARTED;1;")
 
 
+def test_the_client_plays_on_through_rounds_another_player_forfeits():
+    async def scenario():
+        server, address = await started_server(SeededDice(8), seed=8)
+        client = MaexchenClient("kastkopp", seed=1)
+        await client.connect(*address)
+        sleeper = await Peer("sleeper").open(address)
+        await sleeper.register()
+
+        async def join_but_never_play():
+            while True:
+                token = (await sleeper.expect("ROUND STARTING", within=5))[0]
+                sleeper.send(f"JOIN;{token}")
+
+        joining = asyncio.create_task(join_but_never_play())
+        playing = asyncio.create_task(server.run(rounds=4))
+        await asyncio.wait_for(client.run(rounds=4), 10)
+        await playing
+        joining.cancel()
+        server.close()
+        client.close()
+        sleeper.close()
+        return server, client
+
+    server, client = run(scenario())
+    assert {result.reason for result in server.tables} == {"DID_NOT_TAKE_TURN"}
+    assert all(result.losers == ["sleeper"] for result in server.tables)
+    assert client.scores == server.scores == {"kastkopp": 4, "sleeper": 0}
+
+
 def test_serve_starts_rounds_in_the_background_until_closed():
     async def scenario():
         server, task = await serve("127.0.0.1", 0, answer_timeout=0.05, idle_pause=0.01)
