@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kastkopp.dice import DiceSource, SecureDice
-from kastkopp.engine import IllegalAction, KastkoppError, Player, State, Table, load
+from kastkopp.engine import Game, IllegalAction, KastkoppError, Player, State, Table, load
 from kastkopp.games.mia import Announce, Call, Roll, read
 
 DEFAULT_PORT = 9000
@@ -112,7 +112,7 @@ def read_dice(text: str) -> int:
     return read((int(parts[0]), int(parts[1])))
 
 
-def mia_game(players: int) -> Any:
+def mia_game(players: int) -> Game:
     """One Mäxchen round: the Mia module's ``maexchen`` preset, a single round."""
     return load("mia", preset="maexchen", players=players, rounds=1)
 
