@@ -19,6 +19,7 @@ from kastkopp.interop.maexchen import (
     dice_text,
     parse_server,
     read_dice,
+    running,
     serve,
     valid_name,
 )
@@ -443,6 +444,19 @@ def test_serve_starts_rounds_in_the_background_until_closed():
         return canceled
 
     assert run(scenario()) == ["NO_PLAYERS"]
+
+
+def test_running_serves_for_the_length_of_a_with_block():
+    async def scenario():
+        async with running("127.0.0.1", 0, answer_timeout=0.05, idle_pause=0.01) as server:
+            address = server.transport.get_extra_info("sockname")
+            client = MaexchenClient("anna")
+            await client.connect(*address)
+            client.close()
+        return server
+
+    server = run(scenario())
+    assert server.closed and server.players == ["anna"]
 
 
 def test_the_client_reports_a_refused_name_and_a_silent_server():

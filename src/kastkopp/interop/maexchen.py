@@ -65,7 +65,7 @@ import contextlib
 import random
 import uuid
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -400,6 +400,23 @@ async def serve(host: str = "0.0.0.0", port: int = DEFAULT_PORT, *,
     return server, asyncio.create_task(server.run())
 
 
+@contextlib.asynccontextmanager
+async def running(host: str = "0.0.0.0", port: int = DEFAULT_PORT, *,
+                  answer_timeout: float = DEFAULT_ANSWER_TIMEOUT,
+                  **options: Any) -> AsyncIterator[MaexchenServer]:
+    """A Mäxchen server for the length of a ``with`` block (e.g. a web app's lifespan)::
+
+        async with running(port=9000) as server:
+            ...                                  # rounds are played meanwhile
+    """
+    server, task = await serve(host, port, answer_timeout=answer_timeout, **options)
+    try:
+        yield server
+    finally:
+        server.close()
+        await task
+
+
 # --------------------------------------------------------------------------- the client
 
 
@@ -575,4 +592,4 @@ def bot_names() -> Sequence[str]:
 
 
 __all__ = ["REASONS", "MaexchenClient", "MaexchenServer", "RoundResult", "dice_text",
-           "parse_server", "read_dice", "serve", "valid_name"]
+           "parse_server", "read_dice", "running", "serve", "valid_name"]
