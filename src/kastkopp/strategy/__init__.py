@@ -1,5 +1,8 @@
 """Bots, odds and solvers. Each game's strategy module registers its bots here.
 
+A game's bots live in the module named after the game (``kastkopp.strategy.mia`` for
+``mia``), imported the first time that game's bots are asked for.
+
 >>> from kastkopp.games import load
 >>> from kastkopp.strategy import bot_names, make_bot
 >>> "sensible" in bot_names("mia")
@@ -10,6 +13,7 @@ True
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -21,8 +25,6 @@ BotFactory = Callable[[Game], Player]
 _BOTS: dict[str, dict[str, BotFactory]] = {}
 _BOT_HELP: dict[tuple[str, str], str] = {}
 
-# Strategy modules, one per game family; importing one registers its bots.
-_MODULES = ("kastkopp.strategy.mia",)
 
 
 class RandomBot(Player):
@@ -44,19 +46,21 @@ def register_bot(game: str, name: str, help: str) -> Callable[[BotFactory], BotF
     return decorate
 
 
-def _load_modules() -> None:
-    for module in _MODULES:
+def _load_bots(game: str) -> None:
+    """Import the strategy module named after ``game``, if there is one."""
+    module = f"{__name__}.{game}"
+    if game.isidentifier() and importlib.util.find_spec(module) is not None:
         importlib.import_module(module)
 
 
 def bot_names(game: str) -> list[str]:
     """The bots that play ``game``, ``random`` first."""
-    _load_modules()
+    _load_bots(game)
     return ["random", *sorted(_BOTS.get(game, {}))]
 
 
 def bot_help(game: str, name: str) -> str:
-    _load_modules()
+    _load_bots(game)
     if name == "random":
         return "picks any legal action at random"
     return _BOT_HELP.get((game, name), "")
@@ -64,7 +68,7 @@ def bot_help(game: str, name: str) -> str:
 
 def make_bot(game: Game, name: str) -> Player:
     """A bot by name for ``game``; raises :class:`RuleError` for an unknown name."""
-    _load_modules()
+    _load_bots(game.name)
     if name == "random":
         return RandomBot()
     factories = _BOTS.get(game.name, {})
