@@ -21,7 +21,6 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)
-	$(BIN)/ruff format --check src tests $(wildcard benchmarks)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

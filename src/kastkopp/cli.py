@@ -207,11 +207,19 @@ class TerminalPlayer(Player):
             try:
                 action = self.game.parse_action(text)
             except IllegalAction as exc:
-                console.print(f"[red]{exc}[/]", highlight=False)
+                console.print(f"[red]{self._unreadable(text, exc)}[/]", highlight=False)
                 continue
             if action in legal:
                 return action
             console.print(f"[red]{self._why_not(action)}[/]", highlight=False)
+
+    def _unreadable(self, text: str, error: IllegalAction) -> str:
+        """The state may explain unreadable text better (what would be legal instead)."""
+        try:
+            self.table.state.apply(text)
+        except IllegalAction as exc:
+            return str(exc)
+        return str(error)
 
     def _why_not(self, action: Action) -> str:
         """Ask the rules why: applying to the real state explains best (and changes nothing)."""
@@ -484,6 +492,9 @@ bot_app = typer.Typer(no_args_is_help=True, help="Let kastkopp's bots play elsew
 bot_app.command("maexchen")(friendly(interop_commands.bot_maexchen))
 app.add_typer(bot_app, name="bot")
 app.command("maexchen-server")(friendly(interop_commands.maexchen_server))
+
+# The match formats (match, chouette, knockout) register their commands on ``app``.
+from kastkopp import cli_matches  # noqa: E402, F401
 
 
 def main() -> None:

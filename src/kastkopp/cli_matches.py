@@ -1,0 +1,241 @@
+"""``kastkopp match``, ``chouette`` and ``knockout``: the match formats on the command line.
+
+Generic over every two-player game (the default is Liar Dice, whose seed describes these
+formats). People and bots mix freely in ``--players``; games between two bots are played
+quietly, games with a person at the table are played as ``kastkopp play`` plays them.
+
+    kastkopp match poker_dice --best-of 3 --players "Anna,bot:strong"
+    kastkopp chouette poker_dice --players "Anna,Bo,bot:strong" --games 6
+    kastkopp knockout --players bot:strong,bot:random,bot:strong,bot:random --seed 1
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table as RichTable
+
+from kastkopp.cli import (
+    TerminalPlayer,
+    app,
+    console,
+    friendly,
+    make_game,
+    parse_seats,
+    seat_names,
+)
+from kastkopp.dice import DiceSource, SecureDice, SeededDice
+from kastkopp.engine import Action, Game, Player, RuleError, Table, play_out
+from kastkopp.matches import (
+    Knockout,
+    Match,
+    Pairing,
+    PlayGame,
+    check_best_of,
+    play_chouette,
+    play_knockout,
+    play_match,
+    roll_for_order,
+)
+from kastkopp.strategy import make_bot
+
+DEFAULT_GAME = "poker_dice"
+
+
+class Seating:
+    """The players of a match or tournament, and how to play one game between two of them."""
+
+    def __init__(self, game_name: str, players: str, seed: int | None,
+                 logs: Path | None = None) -> None:
+        self.seats = parse_seats(players, game_name)
+        self.names = seat_names(self.seats)
+        self.bots = {name: seat.bot for name, seat in zip(self.names, self.seats, strict=True)}
+        self.seed = seed
+        self.numbers = itertools.count()
+        self.rng = random.Random(seed)
+        self.logs = logs
+        self.played = 0
+        if logs is not None:
+            logs.mkdir(parents=True, exist_ok=True)
+
+    def dice(self) -> DiceSource:
+        """A fresh dice source for each game (reproducible with ``--seed``)."""
+        if self.seed is None:
+            return SecureDice()
+        return SeededDice(self.seed * 1_000_003 + next(self.numbers))
+
+    def roll(self) -> int:
+        return self.dice().roll(1)[0]
+
+    def play(self, game: Game, pair: tuple[str, str]) -> str | None:
+        names = list(pair)
+        table = Table(game, seats=names, dice=self.dice())
+        people = [n for n in names if self.bots[n] is None]
+        actors: list[Player] = []
+        for seat, name in enumerate(names):
+            bot = self.bots[name]
+            actors.append(make_bot(game, bot) if bot is not None
+                          else TerminalPlayer(table, seat, hot_seat=len(people) > 1))
+
+        def narrate(seat: int, action: Action) -> None:
+            if people and self.bots[names[seat]] is not None:
+                console.print(f"[dim]{names[seat]}:[/] {action}", highlight=False)
+
+        if people:
+            console.rule(f"{pair[0]} against {pair[1]}")
+        self.played += 1
+        try:
+            outcome = play_out(table, actors, self.rng, on_action=narrate)
+        finally:
+            if self.logs is not None:  # every game's log, finished or not
+                path = self.logs / f"game-{self.played:03d}.json"
+                path.write_text(table.dumps(), encoding="utf-8")
+        if people:
+            console.print(game.render(table.state.view(None), names), highlight=False)
+        if len(outcome.winners) != 1:
+            return None
+        return names[outcome.winners[0]]
+
+
+def two_player_game(game_name: str, preset: str | None, rule: Sequence[str]) -> Game:
+    return make_game(game_name, preset, rule, 2)
+
+
+def match_line(match: Match) -> str:
+    a, b = match.players
+    wins = match.wins()
+    return f"{a} {wins[0]}-{wins[1]} {b}"
+
+
+def logged_play(seating: Seating, match_label: str = "") -> PlayGame:
+    """Play a game and print one line about it."""
+    count = itertools.count(1)
+
+    def play(game: Game, pair: tuple[str, str]) -> str | None:
+        winner = seating.play(game, pair)
+        result = "drawn" if winner is None else f"{winner} won"
+        console.print(f"{match_label}game {next(count)}: {pair[0]} against {pair[1]} — "
+                      f"{result}", highlight=False)
+        return winner
+
+    return play
+
+
+@app.command("match")
+@friendly
+def match_command(
+    game_name: str = typer.Argument(DEFAULT_GAME, metavar="[GAME]",
+                                    help="a two-player game"),
+    players: str = typer.Option(..., "--players", help='two players, e.g. "Anna,bot:strong"'),
+    best_of: int = typer.Option(3, "--best-of", help="an odd number of games: 3 or 5"),
+    preset: str = typer.Option(None, "--preset"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    seed: int = typer.Option(None, "--seed", help="reproducible dice"),
+    logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """A match of best of N games; the winner of each game starts the next."""
+    seating = Seating(game_name, players, seed, logs)
+    if len(seating.names) != 2:
+        raise RuleError(f"a match is between two players, not {len(seating.names)}")
+    game = two_player_game(game_name, preset, rule)
+    pair = (seating.names[0], seating.names[1])
+    check_best_of(best_of)
+    match = play_match(game, pair, best_of, seating.play if as_json else logged_play(seating))
+    if as_json:
+        console.print_json(json.dumps(match.to_json(), ensure_ascii=False))
+        return
+    console.print(f"{match.winner} wins the match {match_line(match)}.", highlight=False)
+
+
+@app.command("chouette")
+@friendly
+def chouette_command(
+    game_name: str = typer.Argument(DEFAULT_GAME, metavar="[GAME]",
+                                    help="a two-player game"),
+    players: str = typer.Option(..., "--players", help='three or more, e.g. "Anna,Bo,bot"'),
+    games: int = typer.Option(10, "--games", min=1, help="how many games to play"),
+    preset: str = typer.Option(None, "--preset"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    seed: int = typer.Option(None, "--seed", help="reproducible dice"),
+    logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Chouette: a die each for the order, the winner stays, the loser queues at the end."""
+    seating = Seating(game_name, players, seed, logs)
+    if len(seating.names) < 3:
+        raise RuleError("a chouette is for three or more players; two play a match")
+    game = two_player_game(game_name, preset, rule)
+    roll_off = roll_for_order(seating.names, seating.roll)
+    if not as_json:
+        for number, rolls in enumerate(roll_off.rounds, start=1):
+            label = "Dice for the order" if number == 1 else "Rolled again"
+            console.print(f"{label}: " + ", ".join(f"{n} {f}" for n, f in rolls),
+                          highlight=False)
+        console.print("Order: " + ", ".join(roll_off.order), highlight=False)
+    chouette = play_chouette(game, roll_off.order, games,
+                             seating.play if as_json else logged_play(seating))
+    if as_json:
+        data: dict[str, Any] = chouette.to_json()
+        data["rolls"] = [[list(r) for r in rolls] for rolls in roll_off.rounds]
+        console.print_json(json.dumps(data, ensure_ascii=False))
+        return
+    table = RichTable(title=f"Chouette after {games} games")
+    for column in ("player", "played", "won", "lost"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for row in chouette.standings():
+        table.add_row(row.player, str(row.played), str(row.won), str(row.lost))
+    console.print(table)
+    console.print(f"At the table now: {chouette.table[0]} and {chouette.table[1]}; "
+                  f"waiting: {', '.join(chouette.waiting)}", highlight=False)
+
+
+@app.command("knockout")
+@friendly
+def knockout_command(
+    game_name: str = typer.Argument(DEFAULT_GAME, metavar="[GAME]",
+                                    help="a two-player game"),
+    players: str = typer.Option(..., "--players",
+                                help="the players, best seed first, e.g. bot:strong,bot:random"),
+    best_of: int = typer.Option(1, "--best-of", help="games per match (odd)"),
+    seeding: str = typer.Option("listed", "--seeding",
+                                help="listed: as given; dice: a die each, highest first"),
+    preset: str = typer.Option(None, "--preset"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    seed: int = typer.Option(None, "--seed", help="reproducible dice"),
+    logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """A knockout: the bracket (byes for the top seeds), every match best of N, a final."""
+    seating = Seating(game_name, players, seed, logs)
+    game = two_player_game(game_name, preset, rule)
+    check_best_of(best_of)
+    if seeding == "listed":
+        seeds: Sequence[str] = seating.names
+    elif seeding == "dice":
+        seeds = roll_for_order(seating.names, seating.roll).order
+    else:
+        raise RuleError(f"seeding is 'listed' or 'dice', not '{seeding}'")
+
+    bracket = Knockout(tuple(seeds))
+    if not as_json:
+        console.print("Seeds: " + ", ".join(f"{i}. {n}" for i, n in enumerate(seeds, 1)),
+                      highlight=False)
+
+    def report(pairing: Pairing, match: Match) -> None:
+        if not as_json:
+            console.print(f"{bracket.round_name(pairing.round)}: {match_line(match)}",
+                          highlight=False)
+
+    cup = play_knockout(game, seeds, best_of, seating.play, on_match=report)
+    if as_json:
+        console.print_json(json.dumps(cup.to_json(), ensure_ascii=False))
+        return
+    console.rule("Bracket")
+    console.print("\n".join(cup.lines()), highlight=False)

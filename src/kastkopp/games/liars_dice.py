@@ -1,0 +1,1067 @@
+"""Liar's dice: Lögnare, Løgneterninger, Perudo, Dudo, Common Hand and Single Hand.
+
+The rules, in the order seeds 000 and 003 tell them:
+
+1. Every player has a cup and ``dice`` dice (1 to 6, five by default). All roll under their
+   cups and look at their own dice only.
+2. The opener bids a count and a face over all the cups together: ``bid 4x5`` says there
+   are at least four fives on the table. Each player in turn bids higher — a higher count
+   of any face, or the same count of a higher face — or challenges: ``dudo`` (also
+   ``lögnare``, ``liar``, ``call``). The cups are lifted; fewer than bid and the bidder
+   loses, otherwise the challenger does.
+3. Ones are wild (``ones_wild``): a challenge counts the face plus every one. A bid on ones
+   needs only half the current count, rounded up; leaving ones needs at least twice the
+   ones count plus one. The opening bid of a round cannot be on ones.
+4. Exact call (``calza``, ``exact_call``): the player claims the count is exactly the bid.
+   Right: one die back, never above the start count (``exact_gain``); wrong: one die lost.
+   Variants: no exact calls, or only while three or more players remain.
+5. Palifico (``palifico``): the round right after a player falls to one die, ones are not
+   wild, that player opens (ones are a fine opening face then), and the opening face is
+   locked for the round — only the count rises.
+6. What a loss costs (``loss``): a die from the cup, or a life with a fixed hand size
+   (``lives`` each). The Dudo habit (``penalty=difference``): the loser of a challenge
+   loses as many as the bid was off by, at least one.
+7. A player without dice (or lives) is out. The player who lost starts the next round; if
+   that player is out, the next player does. The last player with dice wins; the others
+   rank by when they went out, later is better.
+
+Every round changes one player's count, written on the score sheet (``view()["sheet"]``) as
+a cell: +1 for a loss, -1 for a die won back, empty (``None``) for a player already out.
+
+Common Hand (``bids=hands``) reads bids as poker hands over all the dice on the table, with
+ordinary dice and the ace (one) high: pair, two pair, three of a kind, low straight
+(5-4-3-2-1), high straight (6-5-4-3-2), full house, four and five of a kind. Single Hand
+(``hand=single``) has one shared cup of ``dice`` dice: the active player rolls it, looks,
+bids about it and passes it on; the next player challenges (``dudo``) or accepts (``accept``):
+looks, keeps some dice openly on the table (``keep 6 6``, ``keep none``), rerolls the rest
+unseen by the others and must bid higher about the same cup. The loser of a challenge rolls
+the whole cup afresh to start the next round.
+
+Decisions where the seeds and the digest are silent, as players decide them:
+
+- Seat 0 opens the first round; the cups are rolled starting from the opener.
+- A poker-hand bid is true when the hand can be made from the dice (``full house 6 2``
+  needs three sixes and two twos somewhere on the table); kickers are not bid.
+- Bids never claim more dice than there are on the table (or in the shared cup).
+- Only the player to move may call ``calza``; it is the alternative to bidding or ``dudo``.
+- ``exact_gain=off``: a right exact call costs the bidder a die instead of giving the
+  caller one, so every round still changes exactly one player's count.
+- A right exact call at a full hand is written 0 on the sheet. After an exact call the
+  player whose count changed starts the next round (the caller, when nothing changed).
+- With ``penalty=difference`` a wrong exact call still costs one die.
+- In lives mode palifico starts when a player falls to one life.
+- Poker-hand bids have no wild ones, no palifico and no exact calls; the shared cup of
+  Single Hand is nobody's, so a loss there always costs a life.
+- ``keep_eliminated=off`` leaves players who are out off the table shown; they still rank.
+
+Usage::
+
+    >>> from kastkopp.games import load
+    >>> game = load("liars_dice", preset="perudo", players=2)
+    >>> state = game.new_state().resolve((1, 2, 5, 5, 6)).resolve((3, 3, 4, 5, 6))
+    >>> state = state.apply("bid 3x5")
+    >>> [str(a) for a in state.legal_actions()][:3]
+    ['bid 3x6', 'bid 4x2', 'bid 4x3']
+    >>> state.view(1)["your_dice"], state.view(1)["dice_counts"]
+    ([3, 3, 4, 5, 6], [5, 5])
+    >>> state.apply("bid 3x4")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    kastkopp.engine.IllegalAction: 3x4 is not higher than 3x5; the smallest legal bid is 3x6 ...
+    >>> state.apply("dudo").view(None)["last_round"]["actual"]   # 5 5 5 and the wild 1
+    4
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from kastkopp.dice import Faces
+from kastkopp.engine import (
+    Action,
+    Chance,
+    Game,
+    IllegalAction,
+    Outcome,
+    RuleError,
+    Rules,
+    State,
+    ranking_by,
+    register,
+    rule,
+    winner_takes_all,
+)
+
+FACES = (1, 2, 3, 4, 5, 6)
+
+# --------------------------------------------------------------------------- rules
+
+
+@dataclass(frozen=True)
+class LiarsRules(Rules):
+    dice: int = rule(5, "dice per player (the shared cup's dice in Single Hand)", min=1, max=6)
+    hand: str = rule("common", "common: a cup each, bids about all dice on the table; "
+                     "single: one shared cup rolled by the active player and passed on",
+                     choices=("common", "single"))
+    bids: str = rule("counts", "counts: 'bid 4x5' counts a face; hands: bids are poker hands",
+                     choices=("counts", "hands"))
+    ones_wild: bool = rule(True, "ones count as the face bid (a bid on ones needs half the "
+                           "count, leaving ones twice plus one)")
+    palifico: bool = rule(True, "the round after a player falls to one die: ones not wild, "
+                          "that player opens, the face is locked")
+    exact_call: str = rule("on", "exact calls ('calza'): on, three_plus (only while three or "
+                           "more players remain) or off", choices=("on", "three_plus", "off"))
+    exact_gain: bool = rule(True, "a right exact call gives the caller a die back (never above "
+                            "the start); off: it costs the bidder one")
+    loss: str = rule("die", "what a loss costs: a die from the cup, or a life with a fixed "
+                     "hand size", choices=("die", "life"))
+    lives: int = rule(5, "lives each player has when a loss costs a life", min=1, max=20)
+    penalty: str = rule("one", "a lost challenge costs one, or the difference between the "
+                        "bid and the count (Dudo)", choices=("one", "difference"))
+    keep_eliminated: bool = rule(True, "players who are out stay on the table shown")
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "lognare": {"ones_wild": False, "palifico": False, "exact_call": "off"},
+        "perudo": {},
+        "dudo": {"penalty": "difference"},
+        "common_hand": {"bids": "hands", "ones_wild": False, "palifico": False,
+                        "exact_call": "off"},
+        "single_hand": {"hand": "single", "bids": "hands", "ones_wild": False,
+                        "palifico": False, "exact_call": "off", "loss": "life"},
+    }
+    PRESET_HELP: ClassVar[dict[str, str]] = {
+        "lognare": "seed 000's Lögnare: no wilds, the loser of a challenge loses a die",
+        "perudo": "seed 003's Perudo: ones wild, exact calls, palifico",
+        "dudo": "Perudo where the loser of a challenge loses the difference",
+        "common_hand": "no wilds; bids are poker hands over all dice on the table",
+        "single_hand": "one shared cup of five dice, rolled, bid on and passed on",
+    }
+
+    def check(self) -> None:
+        if self.bids == "hands":
+            for name, off in (("ones_wild", not self.ones_wild),
+                              ("palifico", not self.palifico),
+                              ("exact_call", self.exact_call == "off"),
+                              ("penalty", self.penalty == "one")):
+                if not off:
+                    value = "one" if name == "penalty" else "off"
+                    raise RuleError(f"poker-hand bids do not go with '{name}': set "
+                                    f"{name}={value} or bids=counts")
+        if self.hand == "single" and self.loss != "life":
+            raise RuleError("in Single Hand nobody holds dice of their own: set loss=life")
+        if self.hand == "single" and self.bids == "hands" and self.dice < 2:
+            raise RuleError("one die in the shared cup makes no poker hand: set dice=2 or more")
+
+    @property
+    def start(self) -> int:
+        """What every player starts with: dice, or lives."""
+        return self.lives if self.loss == "life" else self.dice
+
+    def calza_allowed(self, players_left: int) -> bool:
+        if self.exact_call == "off":
+            return False
+        return self.exact_call == "on" or players_left >= 3
+
+
+# --------------------------------------------------------------------------- bids on a face
+
+
+@dataclass(frozen=True)
+class Bid(Action):
+    """At least ``count`` dice showing ``face`` on the table (ones included when wild)."""
+
+    count: int
+    face: int
+
+    def __str__(self) -> str:
+        return f"bid {self.count}x{self.face}"
+
+    @property
+    def short(self) -> str:
+        return f"{self.count}x{self.face}"
+
+    def key(self, wild: bool) -> tuple[int, int]:
+        """Bids compare by key. With wild ones, ``k`` ones sit just above ``2k`` of any face:
+        reaching ones needs half the count rounded up, leaving them twice plus one."""
+        if wild and self.face == 1:
+            return (2 * self.count, 7)
+        return (self.count, self.face)
+
+
+@lru_cache(maxsize=256)
+def ordered_bids(total: int, wild: bool) -> tuple[tuple[Bid, ...], tuple[tuple[int, int], ...]]:
+    """Every count bid over ``total`` dice, lowest first, with their keys."""
+    bids = sorted((Bid(q, f) for q in range(1, total + 1) for f in FACES),
+                  key=lambda b: b.key(wild))
+    return tuple(bids), tuple(b.key(wild) for b in bids)
+
+
+def count_matches(dice: Iterable[int], face: int, wild: bool) -> int:
+    """How many of ``dice`` count for ``face``: the face itself and, when wild, the ones."""
+    return sum(1 for d in dice if d == face or (wild and d == 1))
+
+
+def binomial_at_least(n: int, k: int, p: float) -> float:
+    """P(at least ``k`` successes in ``n`` trials of chance ``p``), exactly summed."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+
+
+def binomial_exactly(n: int, k: int, p: float) -> float:
+    if not 0 <= k <= n:
+        return 0.0
+    return math.comb(n, k) * p**k * (1 - p) ** (n - k)
+
+
+def face_chance(face: int, wild: bool) -> float:
+    """The chance one unseen die counts for ``face``: 1/3 with wild ones, else 1/6."""
+    return 2 / 6 if wild and face != 1 else 1 / 6
+
+
+def bid_chance(bid: Bid, own: Sequence[int], unseen: int, wild: bool) -> float:
+    """The chance that ``bid`` holds, knowing one's own dice and that ``unseen`` are hidden."""
+    need = bid.count - count_matches(own, bid.face, wild)
+    return binomial_at_least(unseen, need, face_chance(bid.face, wild))
+
+
+def exact_chance(bid: Bid, own: Sequence[int], unseen: int, wild: bool) -> float:
+    """The chance that the count is exactly the bid (a right ``calza``)."""
+    need = bid.count - count_matches(own, bid.face, wild)
+    return binomial_exactly(unseen, need, face_chance(bid.face, wild))
+
+
+# --------------------------------------------------------------------------- poker hands
+# Common Hand and Single Hand, with ordinary dice: the ace (one) is the highest face.
+
+ACE_HIGH = (2, 3, 4, 5, 6, 1)  # faces, lowest first
+FACE_RANK = {face: i for i, face in enumerate(ACE_HIGH)}
+HAND_KINDS = ("pair", "two pair", "three", "low straight", "high straight", "full house",
+              "four", "five")
+LOW_STRAIGHT = (1, 2, 3, 4, 5)
+HIGH_STRAIGHT = (2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A poker hand claimed on dice: ``kind`` and its faces (``high`` over ``low``)."""
+
+    kind: str
+    high: int = 0
+    low: int = 0
+
+    def __str__(self) -> str:
+        if self.kind in ("low straight", "high straight"):
+            return self.kind
+        if self.kind in ("two pair", "full house"):
+            return f"{self.kind} {self.high} {self.low}"
+        return f"{self.kind} {self.high}"
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return (HAND_KINDS.index(self.kind), FACE_RANK.get(self.high, 0),
+                FACE_RANK.get(self.low, 0))
+
+    def needs(self) -> dict[int, int]:
+        """The dice the hand is made of: face -> how many."""
+        if self.kind == "low straight":
+            return dict.fromkeys(LOW_STRAIGHT, 1)
+        if self.kind == "high straight":
+            return dict.fromkeys(HIGH_STRAIGHT, 1)
+        if self.kind == "two pair":
+            return {self.high: 2, self.low: 2}
+        if self.kind == "full house":
+            return {self.high: 3, self.low: 2}
+        size = {"pair": 2, "three": 3, "four": 4, "five": 5}[self.kind]
+        return {self.high: size}
+
+    @property
+    def size(self) -> int:
+        return sum(self.needs().values())
+
+    def made_by(self, dice: Iterable[int]) -> bool:
+        """Whether the hand can be made from ``dice``."""
+        counts = Counter(dice)
+        return all(counts[face] >= n for face, n in self.needs().items())
+
+
+def all_hands() -> list[Hand]:
+    """Every hand that can be bid, lowest first."""
+    hands = [Hand("pair", f) for f in ACE_HIGH]
+    hands += [Hand("two pair", high, low) for low, high in itertools.combinations(ACE_HIGH, 2)]
+    hands += [Hand("three", f) for f in ACE_HIGH]
+    hands += [Hand("low straight"), Hand("high straight")]
+    hands += [Hand("full house", t, p) for t in ACE_HIGH for p in ACE_HIGH if t != p]
+    hands += [Hand("four", f) for f in ACE_HIGH] + [Hand("five", f) for f in ACE_HIGH]
+    return sorted(hands, key=lambda h: h.key)
+
+
+HANDS = all_hands()
+
+
+def best_hand(dice: Iterable[int]) -> Hand | None:
+    """The highest hand that ``dice`` make, or ``None`` without even a pair.
+
+    >>> str(best_hand((1, 1, 1, 4, 4))), str(best_hand((2, 3, 4, 5, 6))), best_hand((1, 2))
+    ('full house 1 4', 'high straight', None)
+    """
+    counts = Counter(dice)
+    faces = sorted(counts, key=FACE_RANK.__getitem__, reverse=True)  # highest first
+    at_least = {n: [f for f in faces if counts[f] >= n] for n in (2, 3, 4, 5)}
+    if at_least[5]:
+        return Hand("five", at_least[5][0])
+    if at_least[4]:
+        return Hand("four", at_least[4][0])
+    if at_least[3]:
+        pairs = [f for f in at_least[2] if f != at_least[3][0]]
+        if pairs:
+            return Hand("full house", at_least[3][0], pairs[0])
+    if all(counts[f] for f in HIGH_STRAIGHT):
+        return Hand("high straight")
+    if all(counts[f] for f in LOW_STRAIGHT):
+        return Hand("low straight")
+    if at_least[3]:
+        return Hand("three", at_least[3][0])
+    if len(at_least[2]) >= 2:
+        return Hand("two pair", at_least[2][0], at_least[2][1])
+    if at_least[2]:
+        return Hand("pair", at_least[2][0])
+    return None
+
+
+def hand_chance(hand: Hand, own: Sequence[int], unseen: int) -> float:
+    """The chance that ``hand`` can be made from one's own dice plus ``unseen`` fair dice."""
+    have = Counter(own)
+    missing = {f: max(0, n - have[f]) for f, n in hand.needs().items()}
+    missing = {f: n for f, n in missing.items() if n}
+    if not missing:
+        return 1.0
+    if sum(missing.values()) > unseen:
+        return 0.0
+    if hand.kind in ("low straight", "high straight"):
+        # inclusion-exclusion over the faces that might all be absent
+        faces = list(missing)
+        total = 0.0
+        for size in range(len(faces) + 1):
+            for _ in itertools.combinations(faces, size):
+                total += (-1) ** size * (1 - size / 6) ** unseen
+        return total
+    (_, need_first), *rest = missing.items()
+    if not rest:
+        return binomial_at_least(unseen, need_first, 1 / 6)
+    need_second = rest[0][1]
+    # the first face i times, then the second among the remaining dice (chance 1/5 each)
+    return sum(binomial_exactly(unseen, i, 1 / 6)
+               * binomial_at_least(unseen - i, need_second, 1 / 5)
+               for i in range(need_first, unseen + 1))
+
+
+_KIND_WORDS = {
+    "pair": "pair", "par": "pair", "two pair": "two pair", "twopair": "two pair",
+    "two pairs": "two pair", "pairs": "two pair", "tvåpar": "two pair", "topar": "two pair",
+    "three": "three", "trips": "three", "triss": "three", "tre": "three",
+    "low straight": "low straight", "small straight": "low straight",
+    "high straight": "high straight", "large straight": "high straight",
+    "full house": "full house", "full": "full house", "kåk": "full house",
+    "fullhouse": "full house", "four": "four", "fyra": "four", "fire": "four",
+    "five": "five", "fem": "five",
+}
+_OF_A_KIND = {2: "pair", 3: "three", 4: "four", 5: "five"}
+
+
+def parse_face(word: str) -> int:
+    if word in ("a", "ace", "ess", "es", "aces"):
+        return 1
+    if word.rstrip("s").isdigit() and 1 <= int(word.rstrip("s")) <= 6:
+        return int(word.rstrip("s"))
+    raise IllegalAction(f"'{word}' is not a face: a die shows 1 to 6 (1 is the ace)")
+
+
+def parse_hand(text: str) -> Hand:
+    """Read ``pair 6``, ``two pair 6 3``, ``full house 1 4``, ``low straight``, ``3x4``."""
+    text = text.strip().lower().replace("-", " ").replace(" of ", " ")
+    match = re.fullmatch(r"(\d+)\s*[x×*]\s*(\w+)", text)
+    if match and int(match.group(1)) in _OF_A_KIND:
+        return Hand(_OF_A_KIND[int(match.group(1))], parse_face(match.group(2)))
+    words = text.split()
+    for length in (2, 1):
+        kind = _KIND_WORDS.get(" ".join(words[:length]))
+        if kind is None:
+            continue
+        faces = [parse_face(w) for w in words[length:]]
+        wanted = {"two pair": 2, "full house": 2, "low straight": 0, "high straight": 0}
+        if len(faces) != wanted.get(kind, 1):
+            break
+        if kind == "two pair":
+            high, low = sorted(faces, key=FACE_RANK.__getitem__, reverse=True)
+            if high == low:
+                raise IllegalAction("two pair needs two different faces")
+            return Hand(kind, high, low)
+        if kind == "full house":
+            if faces[0] == faces[1]:
+                raise IllegalAction("a full house needs two different faces (three, then two)")
+            return Hand(kind, faces[0], faces[1])
+        return Hand(kind, *faces)
+    raise IllegalAction(f"cannot read the hand '{text}': write it like 'pair 6', 'two pair 6 3',"
+                        " 'three 4', 'low straight', 'full house 6 2' or 'four 1'")
+
+
+@dataclass(frozen=True)
+class HandBid(Action):
+    """The hand can be made from the dice bid about."""
+
+    hand: Hand
+
+    def __str__(self) -> str:
+        return f"bid {self.hand}"
+
+    @property
+    def short(self) -> str:
+        return str(self.hand)
+
+
+# --------------------------------------------------------------------------- other actions
+
+
+@dataclass(frozen=True)
+class Dudo(Action):
+    """Challenge the last bid: every cup is lifted."""
+
+    def __str__(self) -> str:
+        return "dudo"
+
+
+@dataclass(frozen=True)
+class Calza(Action):
+    """Claim the last bid is exactly right."""
+
+    def __str__(self) -> str:
+        return "calza"
+
+
+@dataclass(frozen=True)
+class Accept(Action):
+    """Single Hand: take the shared cup and look at it (then keep, reroll and bid higher)."""
+
+    def __str__(self) -> str:
+        return "accept"
+
+
+@dataclass(frozen=True)
+class Keep(Action):
+    """Single Hand: keep these dice openly on the table and reroll the rest."""
+
+    faces: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "keep " + (" ".join(map(str, self.faces)) if self.faces else "none")
+
+
+AnyBid = Bid | HandBid
+
+_DUDO = {"dudo", "call", "liar", "lögnare", "lognare", "løgner", "løgn", "challenge", "doubt"}
+_CALZA = {"calza", "exact", "spot-on", "exakt", "præcis", "precis"}
+_ACCEPT = {"accept", "believe", "tro", "godta", "accepter", "acceptera"}
+_KEEP = {"keep", "behåll", "behold"}
+_BID = {"bid", "bud", "byd", "buda"}
+
+
+def keep_faces(faces: Iterable[int]) -> tuple[int, ...]:
+    """Kept dice in their canonical order, highest face first."""
+    return tuple(sorted(faces, reverse=True))
+
+
+# --------------------------------------------------------------------------- state
+
+ROLL, BID, RESPOND, KEEP, OVER = "roll", "bid", "respond", "keep", "over"
+
+
+@dataclass(frozen=True)
+class LiarsState(State):
+    game: LiarsDice
+    stock: tuple[int, ...]  # dice (or lives) each seat has left
+    cups: tuple[Faces | None, ...]  # this round's cup of each seat (common hand)
+    player: int = 0  # who bids, answers or rolls next; at a round's start its opener
+    phase: str = ROLL
+    round: int = 0  # rounds finished
+    bid: AnyBid | None = None
+    bidder: int | None = None
+    palifico: int | None = None  # the seat whose palifico round this is
+    locked: int | None = None  # the face locked by a palifico opening
+    history: tuple[tuple[int, str], ...] = ()  # this round's public actions
+    sheet: tuple[tuple[int | None, ...], ...] = ()  # per round, each seat's cell
+    out_round: tuple[int | None, ...] = ()
+    cup: Faces = ()  # Single Hand: the shared cup (open dice included)
+    open_dice: Faces = ()  # Single Hand: the dice kept openly on the table
+    holder: int | None = None  # Single Hand: who has looked into the cup
+    last_round: dict[str, Any] | None = field(default=None, compare=True, hash=False)
+
+    @property
+    def rules(self) -> LiarsRules:
+        return self.game.rules
+
+    @property
+    def single(self) -> bool:
+        return self.rules.hand == "single"
+
+    def alive(self, seat: int) -> bool:
+        return self.stock[seat] > 0
+
+    def players_left(self) -> int:
+        return sum(1 for s in range(self.game.players) if self.alive(s))
+
+    def next_alive(self, seat: int) -> int:
+        n = self.game.players
+        for step in range(1, n + 1):
+            other = (seat + step) % n
+            if self.alive(other):
+                return other
+        return seat
+
+    def hand_size(self, seat: int) -> int:
+        """How many dice ``seat`` rolls: its dice left, or all of them in lives mode."""
+        if not self.alive(seat) or self.single:
+            return 0
+        return self.rules.dice if self.rules.loss == "life" else self.stock[seat]
+
+    def total_dice(self) -> int:
+        """The dice bids are about: every cup on the table, or the shared cup."""
+        if self.single:
+            return self.rules.dice
+        return sum(self.hand_size(s) for s in range(self.game.players))
+
+    @property
+    def wild(self) -> bool:
+        """Whether ones are wild this round (never in a palifico round)."""
+        return self.rules.ones_wild and self.palifico is None
+
+    def all_dice(self) -> list[int]:
+        if self.single:
+            return list(self.cup)
+        return [d for cup in self.cups if cup for d in cup]
+
+    # -- protocol ------------------------------------------------------------------
+    def to_move(self) -> int | None:
+        return self.player if self.phase in (BID, RESPOND, KEEP) else None
+
+    def chance(self) -> Chance | None:
+        if self.phase != ROLL:
+            return None
+        if self.single:
+            return Chance(seat=self.player, count=self.rules.dice - len(self.cup), private=True)
+        seat = self._next_to_roll()
+        assert seat is not None
+        return Chance(seat=seat, count=self.hand_size(seat), private=True)
+
+    def _next_to_roll(self) -> int | None:
+        n = self.game.players
+        for step in range(n):
+            seat = (self.player + step) % n
+            if self.alive(seat) and self.cups[seat] is None:
+                return seat
+        return None
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def _resolve(self, faces: Faces) -> LiarsState:
+        if self.single:
+            return replace(self, cup=(*self.cup, *faces), holder=self.player, phase=BID)
+        seat = self._next_to_roll()
+        assert seat is not None
+        cups = list(self.cups)
+        cups[seat] = tuple(faces)
+        state = replace(self, cups=tuple(cups))
+        if state._next_to_roll() is None:
+            return replace(state, phase=BID)
+        return state
+
+    # -- bidding -------------------------------------------------------------------
+    def legal_bids(self) -> list[AnyBid]:
+        """Every bid the player to move may make, lowest first."""
+        total = self.total_dice()
+        if self.rules.bids == "hands":
+            hands = [h for h in HANDS if h.size <= total]
+            if isinstance(self.bid, HandBid):
+                hands = [h for h in hands if h.key > self.bid.hand.key]
+            return [HandBid(h) for h in hands]
+        wild = self.wild
+        bids, keys = ordered_bids(total, wild)
+        start = 0 if not isinstance(self.bid, Bid) else bisect_right(keys, self.bid.key(wild))
+        legal: list[AnyBid] = []
+        for bid in bids[start:]:
+            if self.locked is not None and bid.face != self.locked:
+                continue
+            if self.bid is None and wild and bid.face == 1:
+                continue  # a round never opens on wild ones
+            legal.append(bid)
+        return legal
+
+    def can_calza(self) -> bool:
+        return self.bid is not None and self.rules.calza_allowed(self.players_left())
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase == BID:
+            actions: list[Action] = list(self.legal_bids())
+            if self.bid is not None and not self.single:
+                actions.append(Dudo())
+                if self.can_calza():
+                    actions.append(Calza())
+            return actions
+        if self.phase == RESPOND:
+            actions = [Dudo()]
+            if self.legal_bids():
+                actions.insert(0, Accept())
+            if self.can_calza():
+                actions.append(Calza())
+            return actions
+        if self.phase == KEEP:
+            kept = {keep_faces(c) for size in range(len(self.cup) + 1)
+                    for c in itertools.combinations(self.cup, size)}
+            return [Keep(k) for k in sorted(kept, key=lambda k: (len(k), k))]
+        return []
+
+    def smallest_bids(self) -> str:
+        """The smallest legal bid, as an illegal-bid message tells it."""
+        bids = self.legal_bids()
+        if not bids:
+            return "nothing is higher: challenge with 'dudo'" + (
+                " or call 'calza'" if self.can_calza() else "")
+        text = f"the smallest legal bid is {bids[0].short}"
+        if self.wild:
+            # ones and the other faces climb on different ladders: name the lowest of both
+            on_ones = isinstance(bids[0], Bid) and bids[0].face == 1
+            other = next((b for b in bids if isinstance(b, Bid) and (b.face == 1) != on_ones),
+                         None)
+            if other is not None:
+                text += f" ({'not on ones' if on_ones else 'on ones'}: {other.short})"
+        return text
+
+    def now(self) -> str:
+        """What the player to move may do, as a refusal ends."""
+        if self.phase == RESPOND:
+            return "'accept' the cup or challenge with 'dudo'"
+        if self.phase == KEEP:
+            return "keep some dice and reroll the rest ('keep 6 6', or 'keep none')"
+        if self.bid is None or self.single:
+            return self.smallest_bids()
+        return self.smallest_bids() + ", or challenge with 'dudo'"
+
+    def _refuse_bid(self, bid: AnyBid) -> IllegalAction:
+        smallest = self.smallest_bids()
+        if isinstance(bid, Bid) != (self.rules.bids == "counts"):
+            example = "'bid 4x5'" if self.rules.bids == "counts" else "'bid pair 6'"
+            return IllegalAction(f"bids here are written like {example}; {smallest}")
+        total = self.total_dice()
+        size = bid.count if isinstance(bid, Bid) else bid.hand.size
+        if size > total:
+            where = "in the cup" if self.single else "on the table"
+            return IllegalAction(f"there are only {total} dice {where}; {smallest}")
+        if isinstance(bid, Bid) and self.locked is not None and bid.face != self.locked:
+            return IllegalAction(f"palifico: the face is locked to {self.locked}s and only the "
+                                 f"count rises; {smallest}")
+        if self.bid is None:
+            return IllegalAction(f"ones are wild, so a round cannot open on ones; {smallest}")
+        return IllegalAction(f"{bid.short} is not higher than {self.bid.short}; {smallest}")
+
+    def _apply(self, action: Action) -> LiarsState:
+        seat = self.player
+        if self.phase == KEEP:
+            if not isinstance(action, Keep):
+                raise IllegalAction("you have accepted the cup: keep some dice and reroll the "
+                                    "rest (e.g. 'keep 6 6', or 'keep none' to reroll all)")
+            return self._keep(seat, action)
+        if isinstance(action, Keep):
+            raise IllegalAction(f"you can only keep dice after accepting the cup; {self.now()}")
+        if isinstance(action, (Bid, HandBid)):
+            if self.phase == RESPOND:
+                raise IllegalAction("accept the cup first (then keep, reroll and bid), or "
+                                    "challenge with 'dudo'")
+            if action not in self.legal_bids():
+                raise self._refuse_bid(action)
+            return self._bid(seat, action)
+        if isinstance(action, Accept):
+            if self.phase != RESPOND:
+                raise IllegalAction(f"there is no cup passed to you to accept; {self.now()}")
+            if not self.legal_bids():
+                raise IllegalAction(f"nothing beats {self.bid.short if self.bid else ''}: "
+                                    "challenge with 'dudo'")
+            return replace(self, phase=KEEP, holder=seat,
+                           history=(*self.history, (seat, "accept")))
+        if self.bid is None or self.bidder is None:
+            raise IllegalAction(f"there is no bid to challenge yet; open with a bid "
+                                f"({self.smallest_bids()})")
+        if self.single and self.phase == BID:
+            raise IllegalAction(f"you took the cup: now bid higher ({self.smallest_bids()})")
+        if isinstance(action, Dudo):
+            return self._challenge(seat)
+        if isinstance(action, Calza):
+            if self.rules.exact_call == "off":
+                raise IllegalAction("exact calls are not played at this table: bid or 'dudo'")
+            if not self.can_calza():
+                raise IllegalAction("exact calls are only allowed while three or more players "
+                                    "remain: bid or 'dudo'")
+            return self._exact(seat)
+        raise IllegalAction(f"'{action}' is not a liar's dice action")
+
+    def _bid(self, seat: int, bid: AnyBid) -> LiarsState:
+        locked = self.locked
+        if self.palifico is not None and locked is None and isinstance(bid, Bid):
+            locked = bid.face
+        state = replace(self, bid=bid, bidder=seat, locked=locked,
+                        history=(*self.history, (seat, str(bid))))
+        if self.single:
+            return replace(state, phase=RESPOND, player=self.next_alive(seat))
+        return replace(state, player=self.next_alive(seat))
+
+    def _keep(self, seat: int, action: Keep) -> LiarsState:
+        if action not in self.legal_actions():
+            raise IllegalAction(f"the cup holds {' '.join(map(str, keep_faces(self.cup)))}: "
+                                "keep some of those dice (or 'keep none')")
+        state = replace(self, cup=action.faces, open_dice=action.faces,
+                        history=(*self.history, (seat, str(action))))
+        if len(action.faces) == self.rules.dice:
+            return replace(state, phase=BID)
+        return replace(state, phase=ROLL)
+
+    # -- lifting the cups ------------------------------------------------------------
+    def actual(self) -> int:
+        """How many dice count for the current count bid."""
+        assert isinstance(self.bid, Bid)
+        return count_matches(self.all_dice(), self.bid.face, self.wild)
+
+    def _holds(self) -> bool:
+        if isinstance(self.bid, HandBid):
+            return self.bid.hand.made_by(self.all_dice())
+        assert isinstance(self.bid, Bid)
+        return self.actual() >= self.bid.count
+
+    def _challenge(self, caller: int) -> LiarsState:
+        assert self.bid is not None and self.bidder is not None
+        holds = self._holds()
+        loser = caller if holds else self.bidder
+        cost = 1
+        if self.rules.penalty == "difference" and isinstance(self.bid, Bid):
+            cost = max(1, abs(self.actual() - self.bid.count))
+        return self._end_round(caller, "dudo", loser, cost, holds)
+
+    def _exact(self, caller: int) -> LiarsState:
+        assert isinstance(self.bid, Bid) and self.bidder is not None
+        right = self.actual() == self.bid.count
+        if not right:
+            return self._end_round(caller, "calza", caller, 1, False)
+        if not self.rules.exact_gain:
+            return self._end_round(caller, "calza", self.bidder, 1, True)
+        gain = 1 if self.stock[caller] < self.rules.start else 0
+        return self._end_round(caller, "calza", caller, -gain, True)
+
+    def _end_round(self, caller: int, call: str, seat: int, change: int,
+                   holds: bool) -> LiarsState:
+        """One seat's count changes by ``change`` (a positive change is a loss)."""
+        stock = list(self.stock)
+        change = min(change, stock[seat])
+        before = stock[seat]
+        stock[seat] -= change
+        row = tuple(None if not self.alive(s) else (change if s == seat else 0)
+                    for s in range(self.game.players))
+        out_round = list(self.out_round)
+        if stock[seat] == 0:
+            out_round[seat] = self.round
+        last: dict[str, Any] = {
+            "round": self.round + 1, "bid": self.bid.short if self.bid else None,
+            "bidder": self.bidder, "caller": caller, "call": call, "holds": holds,
+            "seat": seat, "change": change,
+            "cups": [list(c) if c else None for c in self.cups],
+            "actions": [list(h) for h in self.history],
+        }
+        if self.single:
+            last["cup"] = list(self.cup)
+        if isinstance(self.bid, Bid):
+            last["actual"] = self.actual()
+            last["wild"] = self.wild
+        state = replace(self, stock=tuple(stock), sheet=(*self.sheet, row),
+                        out_round=tuple(out_round), round=self.round + 1,
+                        cups=(None,) * self.game.players, bid=None, bidder=None,
+                        palifico=None, locked=None, history=(), cup=(), open_dice=(),
+                        holder=None, last_round=last)
+        if state.players_left() <= 1:
+            return replace(state, phase=OVER)
+        starts = seat if state.alive(seat) else state.next_alive(seat)
+        palifico = None
+        if self.rules.palifico and before > 1 and stock[seat] == 1:
+            palifico = seat
+        return replace(state, phase=ROLL, player=starts, palifico=palifico)
+
+    # -- the end -----------------------------------------------------------------------
+    def outcome(self) -> Outcome:
+        n = self.game.players
+        # survivors by what they have left, then the eliminated by when they went out
+        keys = [(1, self.stock[s], 0) if self.alive(s) else (0, 0, self.out_round[s] or 0)
+                for s in range(n)]
+        ranking = ranking_by(keys)
+        payoffs = winner_takes_all(n, ranking[0][0]) if len(ranking[0]) == 1 \
+            else tuple(0.0 for _ in range(n))
+        return Outcome(ranking=ranking, scores=tuple(float(v) for v in self.stock),
+                       payoffs=payoffs)
+
+    # -- knowing -------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        n = self.game.players
+        view: dict[str, Any] = {
+            "game": "liars_dice",
+            "seat": seat,
+            "phase": self.phase,
+            "to_move": self.to_move(),
+            "round": self.round + 1,
+            "hand": self.rules.hand,
+            "bids": self.rules.bids,
+            "loss": self.rules.loss,
+            "stock": list(self.stock),
+            "dice_counts": [self.hand_size(s) for s in range(n)],
+            "alive": [self.alive(s) for s in range(n)],
+            "shown": [s for s in range(n) if self.alive(s) or self.rules.keep_eliminated],
+            "out_round": list(self.out_round),
+            "total_dice": self.total_dice(),
+            "ones_wild": self.wild,
+            "palifico": self.palifico,
+            "locked_face": self.locked,
+            "exact_calls": self.rules.calza_allowed(self.players_left()),
+            "bid": None if self.bid is None else self.bid.short,
+            "bidder": self.bidder,
+            "history": [{"seat": s, "action": a} for s, a in self.history],
+            "sheet": [list(row) for row in self.sheet],
+            "last_round": self.last_round,
+        }
+        if self.single:
+            view["open_dice"] = list(self.open_dice)
+            view["holder"] = self.holder
+            if seat is not None and seat == self.holder and self.phase in (BID, RESPOND, KEEP):
+                view["your_dice"] = sorted(self.cup)
+        elif seat is not None and self.cups[seat] is not None:
+            view["your_dice"] = sorted(self.cups[seat] or ())
+        if self.phase == OVER:
+            view["outcome"] = self.outcome().to_json()
+        return view
+
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> LiarsState:
+        if self.single:
+            if seat == self.holder or len(self.cup) == len(self.open_dice):
+                return self
+            hidden = len(self.cup) - len(self.open_dice)
+            fresh = tuple(rng.randint(1, 6) for _ in range(hidden))
+            return replace(self, cup=(*self.open_dice, *fresh))
+        cups = tuple(cup if cup is None or s == seat
+                     else tuple(rng.randint(1, 6) for _ in cup)
+                     for s, cup in enumerate(self.cups))
+        return replace(self, cups=cups)
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register
+@dataclass(frozen=True)
+class LiarsDice(Game):
+    """Liar's dice for 2 to 10 players, from Lögnare to Perudo, Common and Single Hand."""
+
+    rules: LiarsRules
+    name: ClassVar[str] = "liars_dice"
+    title: ClassVar[str] = "Liar's dice (Lögnare, Perudo)"
+    summary: ClassVar[str] = ("hidden cups, bids on all dice on the table: raise or call "
+                              "'dudo'; ones wild, exact calls and palifico as house rules")
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+    default_players: ClassVar[int] = 3
+    rules_class: ClassVar[type[Rules]] = LiarsRules
+
+    def check_players(self) -> None:
+        if not isinstance(self.rules, LiarsRules):
+            raise RuleError("liar's dice needs liar's dice rules")
+
+    @classmethod
+    def conformance_configs(cls) -> list[tuple[str | None, int]]:
+        # every preset once; three players where exact calls or passing the cup need them
+        return [(None, 3), ("lognare", 2), ("perudo", 3), ("dudo", 2), ("common_hand", 2),
+                ("single_hand", 3)]
+
+    def new_state(self) -> LiarsState:
+        n = self.players
+        return LiarsState(game=self, stock=(self.rules.start,) * n, cups=(None,) * n,
+                          out_round=(None,) * n)
+
+    def max_dice(self) -> int:
+        return self.rules.dice if self.rules.hand == "single" else self.rules.dice * self.players
+
+    def parse_action(self, text: str) -> Action:
+        """Read ``bid 4x5`` (or ``4x5``, ``bid 4 5``), ``dudo``, ``calza``; in poker-hand games
+        ``bid pair 6``; in Single Hand also ``accept`` and ``keep 6 6`` / ``keep none``."""
+        words = text.strip().lower().split()
+        if not words:
+            raise IllegalAction("say a bid like 'bid 4x5', or 'dudo' to challenge")
+        if len(words) == 1 and words[0] in _DUDO:
+            return Dudo()
+        if len(words) == 1 and words[0] in _CALZA:
+            return Calza()
+        if len(words) == 1 and words[0] in _ACCEPT and self.rules.hand == "single":
+            return Accept()
+        if words[0] in _KEEP and self.rules.hand == "single":
+            if words[1:] in (["none"], ["nothing"], ["-"], []):
+                return Keep(())
+            return Keep(keep_faces(parse_face(w) for w in words[1:]))
+        if words[0] in _BID:
+            words = words[1:]
+        rest = " ".join(words)
+        if self.rules.bids == "hands":
+            return HandBid(parse_hand(rest))
+        match = re.fullmatch(r"(\d+)\s*(?:[x×*]\s*|\s)(\d+)s?", rest)
+        if match is None:
+            raise IllegalAction(f"cannot read '{text.strip()}': say 'bid 4x5' (four fives), "
+                                "'dudo'" + (" or 'calza'" if self.rules.exact_call != "off"
+                                            else ""))
+        count, face = int(match.group(1)), int(match.group(2))
+        if not 1 <= face <= 6:
+            raise IllegalAction(f"a die shows 1 to 6, not {face}")
+        if count < 1:
+            raise IllegalAction("a bid counts at least one die")
+        return Bid(count, face)
+
+    def all_actions(self) -> list[Action]:
+        actions: list[Action]
+        if self.rules.bids == "hands":
+            actions = [HandBid(h) for h in HANDS if h.size <= self.max_dice()]
+        else:
+            actions = [Bid(q, f) for q in range(1, self.max_dice() + 1) for f in FACES]
+        actions.append(Dudo())
+        if self.rules.exact_call != "off":
+            actions.append(Calza())
+        if self.rules.hand == "single":
+            actions.append(Accept())
+            actions += [Keep(keep_faces(k)) for size in range(self.rules.dice + 1)
+                        for k in itertools.combinations_with_replacement(FACES, size)]
+        return actions
+
+    def odds(self, **params: str) -> list[dict[str, Any]]:
+        """The chance of every bid over ``unseen`` hidden dice given the dice you hold.
+
+        ``kastkopp odds liars_dice unseen=10 have=2 face=5`` lists, for each count, the chance
+        of at least and of exactly that many fives when you hold two (wild ones included);
+        in poker-hand games ``kastkopp odds liars_dice unseen=10 own=6,6,1`` lists every hand.
+        """
+        known = {"unseen", "have", "face", "wild", "own"}
+        unknown = set(params) - known
+        if unknown:
+            raise RuleError(f"unknown odds parameter '{sorted(unknown)[0]}' "
+                            f"(parameters: {', '.join(sorted(known))})")
+        try:
+            unseen = int(params.get("unseen", 4 * self.rules.dice))
+            have = int(params.get("have", 0))
+            face = int(params.get("face", 5))
+            own = [int(f) for f in params.get("own", "").replace(",", " ").split()]
+        except ValueError:
+            raise RuleError("odds parameters are whole numbers (own=6,6,1)") from None
+        if not 0 <= unseen <= 60 or have < 0 or not 1 <= face <= 6 \
+                or any(not 1 <= f <= 6 for f in own):
+            raise RuleError("unseen is 0 to 60 dice, a face 1 to 6, have at least 0")
+        if self.rules.bids == "hands":
+            return [{"hand": str(h), "chance": hand_chance(h, own, unseen)} for h in HANDS]
+        wild = self.rules.ones_wild
+        if "wild" in params:
+            wild = LiarsRules.parse_value("ones_wild", params["wild"])
+        p = face_chance(face, wild)
+        return [{"bid": f"{q}x{face}", "at_least": binomial_at_least(unseen, q - have, p),
+                 "exactly": binomial_exactly(unseen, q - have, p)}
+                for q in range(1, unseen + have + 1)]
+
+    # -- the terminal ------------------------------------------------------------------
+    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        lives = view["loss"] == "life"
+        if view["phase"] == "over":
+            lines = [f"After {view['round'] - 1} rounds"]
+        else:
+            lines = [f"Round {view['round']} · {view['total_dice']} dice "
+                     + ("in the shared cup" if view["hand"] == "single" else "on the table")
+                     + (" · ones wild" if view["ones_wild"] else "")]
+        if view["palifico"] is not None:
+            locked = view["locked_face"]
+            lines.append(f"Palifico: {names[view['palifico']]} is on one "
+                         f"{'life' if lives else 'die'} — ones are not wild, "
+                         + (f"the face is locked to {locked}s" if locked else
+                            "the opening face will be locked"))
+        lines.append(("Lives: " if lives else "Dice: ")
+                     + ", ".join(self._standing(view, s, names) for s in view["shown"]))
+        last = view.get("last_round")
+        if last and not view["history"]:
+            lines.extend(self._last_round(last, names, lives))
+        for entry in view["history"]:
+            lines.append(f"  {names[entry['seat']]}: {entry['action']}")
+        if view["bid"] is not None:
+            lines.append(f"Bid: {view['bid']} by {names[view['bidder']]}")
+        if view.get("open_dice"):
+            lines.append("Open on the table: " + " ".join(map(str, view["open_dice"])))
+        if "your_dice" in view:
+            lines.append("Your dice: " + " ".join(map(str, view["your_dice"])))
+        if "outcome" in view:
+            lines.extend(self._sheet(view, names))
+            ranking = [s for group in view["outcome"]["ranking"] for s in group]
+            lines.append(f"{names[ranking[0]]} won. "
+                         + "  ".join(f"{i + 1}. {names[s]}" for i, s in enumerate(ranking)))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _sheet(view: dict[str, Any], names: Sequence[str]) -> list[str]:
+        """The score sheet: a cell per round (+1 a loss, -1 won back, blank once out)."""
+        shown = view["shown"]
+        widths = [max(3, len(names[s])) for s in shown]
+        def row(label: str, cells: Sequence[str]) -> str:
+            return f"{label:>6} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths,
+                                                                            strict=True))
+        lines = [row("round", [names[s] for s in shown])]
+        for number, cells in enumerate(view["sheet"], start=1):
+            lines.append(row(str(number), ["" if cells[s] is None else str(cells[s])
+                                           for s in shown]))
+        lines.append(row("left", [str(view["stock"][s]) for s in shown]))
+        return lines
+
+    @staticmethod
+    def _standing(view: dict[str, Any], seat: int, names: Sequence[str]) -> str:
+        if view["alive"][seat]:
+            return f"{names[seat]} ({view['stock'][seat]})"
+        return f"{names[seat]} out (round {(view['out_round'][seat] or 0) + 1})"
+
+    @staticmethod
+    def _last_round(last: dict[str, Any], names: Sequence[str], lives: bool) -> list[str]:
+        bidder, caller = names[last["bidder"]], names[last["caller"]]
+        what = f"{caller} called {last['call']} on {bidder}'s {last['bid']}"
+        if "actual" in last:
+            actual = last["actual"]
+            what += f": there {'was' if actual == 1 else 'were'} {actual}"
+        else:
+            what += ": it " + ("was there" if last["holds"] else "was not there")
+        unit = "life" if lives else "die"
+        change = last["change"]
+        if change > 0:
+            units = unit if change == 1 else ("lives" if lives else "dice")
+            what += f" — {names[last['seat']]} lost {change} {units}"
+        elif change < 0:
+            what += f" — {names[last['seat']]} won a {unit} back"
+        else:
+            what += f" — right, at a full hand {names[last['seat']]} keeps what they have"
+        lines = [f"Last round: {what}."]
+        if "cup" in last:
+            lines.append("  The cup: " + " ".join(map(str, sorted(last["cup"]))))
+        else:
+            lines.append("  Cups: " + " · ".join(
+                f"{names[s]}: {' '.join(map(str, sorted(c)))}"
+                for s, c in enumerate(last["cups"]) if c))
+        return lines
+
