@@ -12,6 +12,8 @@ from kastkopp.engine import load, registered
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from open_spiel.python.policy import TabularPolicy  # noqa: E402
+
 from kastkopp.interop import openspiel as adapter  # noqa: E402
 
 CONFIGS = [
@@ -127,3 +129,24 @@ def test_outcome_sampling_mccfr_learns_a_policy_for_mia_heads_up():
     probabilities = dict(policy.get_state_policy(state))
     assert set(probabilities) == set(state.legal_actions())
     assert sum(probabilities.values()) == pytest.approx(1.0)
+
+
+def test_a_tree_written_as_efg_is_the_same_game_for_cfr():
+    # Kuhn poker's value for the first player is -1/18; CFR on the EFG copy finds it
+    kuhn = pyspiel.load_game("kuhn_poker")
+    game = pyspiel.load_efg_game(adapter.to_efg(kuhn))
+    # the same information sets
+    assert len(TabularPolicy(game).state_lookup) == len(TabularPolicy(kuhn).state_lookup) == 12
+    solver = pyspiel.CFRSolver(game)
+    for _ in range(300):
+        solver.evaluate_and_update_policy()
+    value = pyspiel.expected_returns(game.new_initial_state(), solver.average_policy(), -1,
+                                     True)[0]
+    assert value == pytest.approx(-1 / 18, abs=2e-3)
+
+
+def test_a_tree_too_big_to_write_out_is_refused():
+    # even one heads-up Mäxchen round has far more nodes than is sensible to write out
+    game = spiel_game("mia", "maexchen", 2, rules="rounds:1")
+    with pytest.raises(ValueError, match="more than 500 nodes"):
+        adapter.to_efg(game, max_nodes=500)

@@ -42,6 +42,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -55,7 +56,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("the OpenSpiel games need the 'openspiel' extra: "
                       "pip install 'kastkopp[openspiel]'") from exc
 
-__all__ = ["KastkoppGame", "KastkoppState", "from_game", "register_all", "spiel_name"]
+__all__ = ["KastkoppGame", "KastkoppState", "from_game", "register_all", "spiel_name",
+           "to_efg"]
 
 MAX_SIDES = 6
 # The protocol bounds neither payoffs nor game length; these are declared wide so that
@@ -342,6 +344,64 @@ def game_from_params(name: str, params: dict[str, Any]) -> Game:
     preset = str(params.get("preset", "")) or None
     return load(name, preset=preset, players=players,
                 **parse_rules(str(params.get("rules", ""))))
+
+
+def to_efg(game: Any, name: str = "", max_nodes: int = 5_000_000) -> str:
+    """The whole tree of a (small) pyspiel game in Gambit's extensive form (EFG) text.
+
+    Python games are slow for algorithms that walk the whole tree again and again; walked
+    once and loaded back with ``pyspiel.load_efg_game``, the same tree is a C++ game that
+    OpenSpiel's CFR, best responses and LP solvers run on at native speed::
+
+        >>> kuhn = pyspiel.load_efg_game(to_efg(pyspiel.load_game("kuhn_poker")))
+        >>> kuhn.num_players(), kuhn.max_chance_outcomes()
+        (2, 3)
+
+    Information sets are numbered by their information-state strings, so the EFG game has
+    exactly the information structure of the original. Raises ``ValueError`` for a tree of
+    more than ``max_nodes`` nodes.
+    """
+    players = game.num_players()
+    infosets: list[dict[str, int]] = [{} for _ in range(players)]
+    lines: list[str] = []
+    counts = {"chance": 0, "terminal": 0, "nodes": 0}
+
+    def quoted(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    def walk(state: Any, depth: int) -> None:
+        counts["nodes"] += 1
+        if counts["nodes"] > max_nodes:
+            raise ValueError(f"the game tree has more than {max_nodes} nodes")
+        indent = "  " * depth
+        if state.is_terminal():
+            counts["terminal"] += 1
+            payoffs = " ".join(repr(float(r)) for r in state.returns())
+            lines.append(f'{indent}t "" {counts["terminal"]} "" {{ {payoffs} }}')
+            return
+        if state.is_chance_node():
+            counts["chance"] += 1
+            outcomes = state.chance_outcomes()
+            labels = " ".join(f"{quoted(state.action_to_string(a))} "
+                              f"{Fraction(p).limit_denominator(1_000_000)}"
+                              for a, p in outcomes)
+            lines.append(f'{indent}c "" {counts["chance"]} "" {{ {labels} }} 0')
+            for action, _ in outcomes:
+                walk(state.child(action), depth + 1)
+            return
+        player = state.current_player()
+        key = state.information_state_string(player)
+        number = infosets[player].setdefault(key, len(infosets[player]) + 1)
+        actions = state.legal_actions()
+        labels = " ".join(quoted(state.action_to_string(a)) for a in actions)
+        lines.append(f'{indent}p "" {player + 1} {number} "" {{ {labels} }} 0')
+        for action in actions:
+            walk(state.child(action), depth + 1)
+
+    walk(game.new_initial_state(), 0)
+    names = " ".join(quoted(f"Player {p + 1}") for p in range(players))
+    title = quoted(name or str(game))
+    return f"EFG 2 R {title} {{ {names} }}\n" + "\n".join(lines) + "\n"
 
 
 _REGISTERED: set[str] = set()
