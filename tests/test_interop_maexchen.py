@@ -193,6 +193,23 @@ def test_a_taken_name_is_refused_from_another_host_but_moves_to_a_new_port_of_th
     assert registered_at == (local[0], local[1])
 
 
+def test_garbage_datagrams_are_ignored_and_the_server_keeps_serving():
+    async def scenario():
+        server, address = await started_server()
+        peer = await Peer("anna").open(address)
+        peer.transport.sendto(b"\xff\xfe\x00")
+        for junk in ("HELLO", "JOIN", "ROLL;1234", ";;;", "ANNOUNCE;6,5;x"):
+            peer.send(junk)
+        peer.send("REGISTER")
+        nameless = await peer.next()
+        registered = await peer.register()
+        server.close()
+        peer.close()
+        return nameless, registered
+
+    assert run(scenario()) == ("REJECTED;INVALID_NAME", "REGISTERED")
+
+
 def test_round_is_canceled_without_players_or_with_only_one():
     async def scenario():
         server, address = await started_server()
