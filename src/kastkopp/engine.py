@@ -380,6 +380,10 @@ class State(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """Exactly what ``seat`` may know, JSON-ready; ``None`` is a spectator."""
 
+    def sitting_out(self, seat: int) -> str | None:
+        """Why ``seat`` takes no part now (``"has folded"``), said when it acts out of turn."""
+        return None
+
     def resample_hidden(self: S, seat: int | None, rng: random.Random) -> S:
         """This state with every die that ``seat`` cannot see replaced at random.
 
@@ -486,6 +490,9 @@ class Table:
         to_move = self.state.to_move()
         if seat != to_move:
             who = self.seats[to_move] if to_move is not None else "nobody"
+            note = self.state.sitting_out(seat) if 0 <= seat < len(self.seats) else None
+            if note:
+                raise IllegalAction(f"{self.seats[seat]} {note}; it is {who}'s turn")
             raise IllegalAction(f"it is not {self.seats[seat]}'s turn; it is {who}'s")
         if isinstance(action, str):
             action = self.game.parse_action(action)

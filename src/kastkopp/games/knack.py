@@ -1,0 +1,745 @@
+"""Knack: three dice each, thrown all at once, and a pot that the worst-placed player bets on.
+
+The rules, in the order seed 000 tells them:
+
+1. Everyone pays the ante (``ante``, usually one koppar) into the pot.
+2. All players throw all three dice at once (``roll`` events, one per player, in seat
+   order). Three of a kind wins the pot; if several players have it, the higher triple wins.
+3. A pair stays on the table and the player throws one die; a player without a pair keeps
+   one die (``keep 6``) or picks all three up again (``reroll``).
+4. The player in the worst position — no pair (rerolling all is worse than keeping a die,
+   and a lower kept die is worse), else the lowest pair — chooses: ``knock`` (no raise, the
+   next throw follows at once) or ``raise N``, at most the current pot. The others ``call``
+   or ``fold``; folding forfeits what they have paid in. Only the worst-placed player raises.
+5. A player short of money may go ``all-in`` if the others agree (house rule ``all_in``:
+   ``ask`` them at the table, each answers ``accept`` or ``refuse``; or ``yes``, agreed
+   before play); otherwise nobody pays more than they have (``purse``).
+6. The double knock (``double_knock``): a player who has just lost the pot may ask
+   (``double``) to win back his share, the pot divided by the number of players. The winner
+   ``accept``\\s or ``refuse``\\s. Accepted, the loser throws three dice: a sum of 12 or more
+   (81/216 = 0.375) takes the share back from the winner, otherwise he pays the same again.
+   A loser who does not ask says ``pass``.
+
+Decisions where the seed is silent, as players decide them:
+
+- A game is one pot. The next pot is a new game (the CLI's ``simulate`` plays many).
+- A raise is at most the pot as it stands after the raiser has matched any bet he owes
+  (the worst-placed player never owes anything, so for him it is simply the pot).
+- Several players equally worst placed: the first of them in seat order chooses.
+- Equal highest triples share the pot; an odd koppar goes to the first of them in seat order.
+  A shared pot cannot be double-knocked (there is no single winner to ask).
+- Only players still in the pot when it was won may double-knock; a player who folded gave
+  it up. Both players must be able to pay the share from their purse. The share is rounded
+  down to whole koppar.
+- A pair must stay on the table. Keeping decisions are made in seat order, in the open.
+- A refused all-in leaves the short player nothing but to fold, so he folds.
+- With all-in, the pot is paid out in layers: a player who went all-in for less wins from
+  each other player at most what he put in himself, and what nobody matched goes back.
+
+Usage::
+
+    >>> from kastkopp.games import load
+    >>> game = load("knack", players=2, ante=2)
+    >>> state = game.new_state().resolve((4, 4, 2)).resolve((2, 1, 4))
+    >>> [str(a) for a in state.legal_actions()]
+    ['keep 1', 'keep 2', 'keep 4', 'reroll']
+    >>> state = state.apply("reroll")
+    >>> [str(a) for a in state.legal_actions()][:3]
+    ['knock', 'raise 1', 'raise 2']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache, lru_cache
+from typing import Any, ClassVar
+
+from kastkopp.dice import Faces, multisets
+from kastkopp.engine import (
+    Action,
+    Chance,
+    Game,
+    IllegalAction,
+    Outcome,
+    RuleError,
+    Rules,
+    State,
+    ranking_by,
+    register,
+    rule,
+)
+from kastkopp.stakes import (
+    Accept,
+    AllIn,
+    Call,
+    Fold,
+    Ledger,
+    PotRules,
+    Raise,
+    Refuse,
+    parse_bet,
+)
+
+DOUBLE_KNOCK_SUM = 12
+
+# --------------------------------------------------------------------------- positions
+
+
+def triple(dice: Faces) -> int | None:
+    """The face of three of a kind, or ``None``."""
+    return dice[0] if len(dice) == 3 and len(set(dice)) == 1 else None
+
+
+def pair(dice: Faces) -> int | None:
+    """The face of a pair among three dice (that are not three of a kind), or ``None``."""
+    counts = Counter(dice)
+    faces = [face for face, n in counts.items() if n == 2]
+    return faces[0] if faces else None
+
+
+def position(kept: Faces) -> tuple[int, int]:
+    """How well placed the dice left on the table are; higher is better.
+
+    A pair beats a single kept die, which beats nothing kept; higher faces are better.
+    """
+    if len(kept) == 2:
+        return (2, kept[0])
+    if len(kept) == 1:
+        return (1, kept[0])
+    return (0, 0)
+
+
+def describe(kept: Faces, dice: Faces = ()) -> str:
+    face = triple(dice)
+    if face is not None:
+        return f"three {face}s"
+    if len(kept) == 2:
+        return f"pair of {kept[0]}s"
+    if len(kept) == 1:
+        return f"keeps a {kept[0]}"
+    return "rerolls all"
+
+
+# --------------------------------------------------------------------------- odds
+
+
+@cache
+def _throw(kept: Faces) -> tuple[tuple[str, Faces, Fraction], ...]:
+    """What one throw from ``kept`` leads to, playing as the rules and good sense say.
+
+    Results are ``("triple", (face,), p)`` or ``("keep", kept_after, p)``: a pair stays; with
+    no pair the highest die is kept (it is as likely to make a triple as any other choice,
+    and wins ties between triples).
+    """
+    outcomes: dict[tuple[str, Faces], Fraction] = {}
+    for faces, p in multisets(3 - len(kept)):
+        dice = tuple(sorted(kept + faces, reverse=True))
+        face = triple(dice)
+        if face is not None:
+            key: tuple[str, Faces] = ("triple", (face,))
+        else:
+            paired = pair(dice)
+            key = ("keep", (paired, paired) if paired else (dice[0],))
+        outcomes[key] = outcomes.get(key, Fraction(0)) + p
+    return tuple((kind, faces, p) for (kind, faces), p in sorted(outcomes.items()))
+
+
+def _first_triple_by_throw(kept: Faces, throws: int, one: Any) -> list[dict[int, Any]]:
+    """Per throw, the chance that the first triple comes then, by face.
+
+    ``one`` sets the arithmetic: ``Fraction(1)`` for exact odds, ``1.0`` for the bots.
+    """
+    states: dict[Faces, Any] = {kept: one}
+    result = []
+    for _ in range(throws):
+        made: dict[int, Any] = {}
+        after: dict[Faces, Any] = {}
+        for state, mass in states.items():
+            for kind, faces, p in _throw(state):
+                if kind == "triple":
+                    made[faces[0]] = made.get(faces[0], 0 * one) + mass * p
+                else:
+                    after[faces] = after.get(faces, 0 * one) + mass * p
+        result.append(made)
+        states = after
+        if sum(states.values()) < 1e-12:  # only the endless float tail is cut off
+            break
+    return result
+
+
+def triple_chances(kept: Faces, throws: int) -> list[dict[int, Fraction]]:
+    """For each of the next ``throws`` throws, the exact chance of the first triple, by face.
+
+    >>> triple_chances((5, 5), 2)
+    [{5: Fraction(1, 6)}, {5: Fraction(5, 36)}]
+    """
+    return _first_triple_by_throw(kept, throws, Fraction(1))
+
+
+@lru_cache(maxsize=4096)
+def _first_triples(kept: Faces, throws: int = 150) -> tuple[tuple[float, ...], ...]:
+    """:func:`triple_chances` in floats, as rows of the chance for faces 0..6."""
+    return tuple(tuple(float(made.get(face, 0.0)) for face in range(7))
+                 for made in _first_triple_by_throw(kept, throws, 1.0))
+
+
+@lru_cache(maxsize=4096)
+def equities(positions: tuple[Faces, ...]) -> tuple[float, ...]:
+    """Each player's expected share of the pot from the dice kept now, if nobody folds.
+
+    Players throw independently; the first throw with a triple ends it, the higher triple
+    wins, equal triples share.
+
+    >>> [round(e, 4) for e in equities(((6, 6), (5, 5)))]
+    [0.5455, 0.4545]
+    """
+    tables = [_first_triples(kept) for kept in positions]
+    n = len(positions)
+    equity = [0.0] * n
+    alive = [1.0] * n  # the chance each player has not made a triple before this throw
+    for t in range(max(len(table) for table in tables)):
+        made = [table[t] if t < len(table) else (0.0,) * 7 for table in tables]
+        for i in range(n):
+            for face in range(1, 7):
+                p = made[i][face]
+                if p == 0.0:
+                    continue
+                # each other player has no triple or a lower one now, or an equal one;
+                # shares[k] is the chance that exactly k others tie (and nobody is higher)
+                shares = [1.0]
+                for j in range(n):
+                    if j != i:
+                        lower = alive[j] - sum(made[j][face:])
+                        equal = made[j][face]
+                        shares = [a * lower + b * equal
+                                  for a, b in zip([*shares, 0.0], [0.0, *shares], strict=True)]
+                equity[i] += p * sum(c / (k + 1) for k, c in enumerate(shares))
+        for i in range(n):
+            alive[i] -= sum(made[i])
+        if max(alive) < 1e-12:
+            break
+    return tuple(equity)
+
+
+def double_knock_chance() -> Fraction:
+    """The chance that three dice sum to 12 or more: 81/216."""
+    return sum((p for faces, p in multisets(3) if sum(faces) >= DOUBLE_KNOCK_SUM),
+               Fraction(0))
+
+
+# --------------------------------------------------------------------------- rules
+
+
+@dataclass(frozen=True)
+class KnackRules(PotRules):
+    double_knock: bool = rule(True, "a loser may ask to win back his share: 12 or more on "
+                              "three dice")
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "knack": {},
+        "short": {"purses": "12,5,30", "all_in": "ask"},
+    }
+    PRESET_HELP: ClassVar[dict[str, str]] = {
+        "knack": "seed 000's Knack: ante 1, raises up to the pot, double knock",
+        "short": "uneven purses (12, 5, 30 koppar), all-in if the others agree",
+    }
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Keep(Action):
+    """Leave one die showing ``face`` on the table and throw the other two."""
+
+    face: int
+
+    def __str__(self) -> str:
+        return f"keep {self.face}"
+
+
+@dataclass(frozen=True)
+class Reroll(Action):
+    """Pick up all three dice."""
+
+    def __str__(self) -> str:
+        return "reroll"
+
+
+@dataclass(frozen=True)
+class Knock(Action):
+    """No raise: the next throw follows at once."""
+
+    def __str__(self) -> str:
+        return "knock"
+
+
+@dataclass(frozen=True)
+class DoubleKnock(Action):
+    """Ask the winner for a chance to win back one's share."""
+
+    def __str__(self) -> str:
+        return "double"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Do not double-knock."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+_WORDS: dict[str, Action] = {}
+for _word in ("reroll", "rulla", "slå", "om", "alla"):
+    _WORDS[_word] = Reroll()
+for _word in ("knock", "knacka", "knack", "bank"):
+    _WORDS[_word] = Knock()
+for _word in ("double", "dubbelknack", "dobbeltbank", "dubbel"):
+    _WORDS[_word] = DoubleKnock()
+for _word in ("pass", "passa", "nej-tack"):
+    _WORDS[_word] = Pass()
+_KEEP_WORDS = ("keep", "spara", "behold", "behåll")
+
+
+def parse_action(text: str) -> Action:
+    """Read ``keep 6``, ``reroll``, ``knock``, ``raise 3``, ``call``, ``fold``, ``all-in``,
+    ``double``, ``pass``, ``accept`` or ``refuse``."""
+    words = text.strip().lower().split()
+    if words == ["double", "knock"]:
+        return DoubleKnock()
+    if len(words) == 1 and words[0] in _WORDS:
+        return _WORDS[words[0]]
+    if words and words[0] in _KEEP_WORDS:
+        if len(words) == 2 and words[1] in ("1", "2", "3", "4", "5", "6"):
+            return Keep(int(words[1]))
+        raise IllegalAction("say which die to keep: 'keep 6'")
+    bet = parse_bet(words)
+    if bet is not None:
+        return bet
+    raise IllegalAction(f"cannot read '{text.strip()}': say 'keep 6', 'reroll', 'knock', "
+                        "'raise 3', 'call', 'fold' or 'double'")
+
+
+# --------------------------------------------------------------------------- state
+
+ROLL, KEEP, BET, RESPOND, AGREE, DOUBLE, ANSWER, DOUBLE_ROLL, OVER = (
+    "roll", "keep", "bet", "respond", "agree", "double", "answer", "double roll", "over")
+
+
+@dataclass(frozen=True)
+class KnackState(State):
+    game: Knack
+    ledger: Ledger
+    phase: str = ROLL
+    throw: int = 1
+    dice: tuple[Faces, ...] = ()  # each player's three dice after the last throw
+    kept: tuple[Faces, ...] = ()  # the dice each player leaves on the table for the next
+    queue: tuple[int, ...] = ()  # who still rolls, keeps, answers or double-knocks, in order
+    worst: int | None = None  # the worst-placed player of this throw
+    winners: tuple[int, ...] = ()
+    won: int = 0  # the pot that was won
+    share: int = 0  # what a double knock is about
+    asker: int | None = None  # who asked to go all-in, or for a double knock
+    resume: tuple[int, ...] = ()  # who still answers the raise once an all-in is agreed
+    history: tuple[tuple[int | None, str], ...] = ()
+
+    @property
+    def rules(self) -> KnackRules:
+        return self.game.rules
+
+    def active(self) -> list[int]:
+        """The players still in the pot."""
+        return [s for s in range(self.game.players) if s not in self.ledger.folded]
+
+    def after(self, seat: int, seats: Sequence[int]) -> tuple[int, ...]:
+        """``seats`` in playing order starting after ``seat``."""
+        n = self.game.players
+        return tuple(sorted(seats, key=lambda s: (s - seat - 1) % n))
+
+    def said(self, seat: int | None, text: str) -> tuple[tuple[int | None, str], ...]:
+        return (*self.history, (seat, text))
+
+    # -- protocol ------------------------------------------------------------------
+    def sitting_out(self, seat: int) -> str | None:
+        return "has folded and is out of this pot" if seat in self.ledger.folded else None
+
+    def to_move(self) -> int | None:
+        if self.phase in (KEEP, RESPOND, AGREE, DOUBLE):
+            return self.queue[0]
+        if self.phase == BET:
+            return self.worst
+        if self.phase == ANSWER:
+            return self.winners[0]
+        return None
+
+    def chance(self) -> Chance | None:
+        if self.phase == ROLL:
+            seat = self.queue[0]
+            return Chance(seat=seat, count=3 - len(self.kept[seat]))
+        if self.phase == DOUBLE_ROLL:
+            return Chance(seat=self.asker, count=3)
+        return None
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> list[Action]:
+        seat = self.to_move()
+        if seat is None:
+            return []
+        if self.phase == KEEP:
+            return [*(Keep(f) for f in sorted(set(self.dice[seat]))), Reroll()]
+        if self.phase == BET:
+            top = self.raise_cap(seat)
+            return [Knock(), *(Raise(n) for n in range(1, top + 1))]
+        if self.phase == RESPOND:
+            owed = self.ledger.to_call(seat)
+            actions: list[Action] = []
+            if self.ledger.can_pay(seat, owed):
+                actions.append(Call())
+            elif self.rules.all_in != "no":
+                actions.append(AllIn())
+            return [*actions, Fold()]
+        if self.phase == DOUBLE:
+            return [DoubleKnock(), Pass()]
+        if self.phase in (AGREE, ANSWER):
+            return [Accept(), Refuse()]
+        return []
+
+    def _apply(self, action: Action) -> KnackState:
+        seat = self.to_move()
+        assert seat is not None
+        legal = self.legal_actions()
+        if action in legal:
+            return self._take(seat, action)
+        raise IllegalAction(self._why_not(seat, action, legal))
+
+    def raise_cap(self, seat: int) -> int:
+        """The largest raise ``seat`` may make; 0 when nobody could answer it."""
+        answerable = any(s != seat and not self.ledger.all_in(s) for s in self.active())
+        return self.ledger.max_raise(seat) if answerable else 0
+
+    def _why_not(self, seat: int, action: Action, legal: list[Action]) -> str:
+        """A player's reason why ``action`` is not legal, naming what is."""
+        if self.phase == KEEP:
+            dice = " ".join(map(str, self.dice[seat]))
+            if isinstance(action, Keep):
+                return f"there is no {action.face} among your dice {dice}; keep one of them " \
+                       "or reroll"
+            return (f"first keep one of your dice {dice} ('keep {self.dice[seat][0]}') or pick "
+                    "all three up ('reroll')")
+        if self.phase == BET:
+            top = self.raise_cap(seat)
+            if isinstance(action, Raise):
+                if top == 0:
+                    return "you have no money left to raise with; knock"
+                return (f"a raise is at most the pot: raise 1 to {top}, or knock")
+            raise_text = f"raise 1 to {top}" if top else "knock (you cannot raise)"
+            return f"you are worst placed and choose: knock or {raise_text}"
+        if self.phase == RESPOND:
+            owed = self.ledger.to_call(seat)
+            options = " or ".join(str(a) for a in legal)
+            if isinstance(action, Raise):
+                return (f"only the worst-placed player raises; you {options}"
+                        f" (calling costs {owed})")
+            if isinstance(action, AllIn):
+                if self.ledger.can_pay(seat, owed):
+                    return f"you can pay the {owed} to call; call or fold"
+                return "this table does not allow all-in; fold"
+            if isinstance(action, Call):
+                return f"calling costs {owed} and you have {self.ledger.purse(seat)}; {options}"
+            return f"the worst-placed player raised {owed}: {options}"
+        if self.phase == AGREE:
+            return (f"a player short of money asks to go all-in for "
+                    f"{self.ledger.purse(self.asker or 0)}: accept or refuse")
+        if self.phase == DOUBLE:
+            return (f"the pot is won; ask for a double knock ('double') to win back "
+                    f"{self.share}, or 'pass'")
+        if self.phase == ANSWER:
+            return (f"a double knock for {self.share} is asked of you, the winner: "
+                    "accept or refuse")
+        return "nothing can be done now"
+
+    # -- the rules, step by step -----------------------------------------------------
+    def _resolve(self, faces: Faces) -> KnackState:
+        if self.phase == DOUBLE_ROLL:
+            return self._double_knock_rolled(faces)
+        seat = self.queue[0]
+        dice = tuple(sorted(self.kept[seat] + faces, reverse=True))
+        state = replace(self, dice=_set(self.dice, seat, dice), queue=self.queue[1:],
+                        history=self.said(seat, f"throws {' '.join(map(str, faces))}"))
+        return state._thrown() if not state.queue else state
+
+    def _thrown(self) -> KnackState:
+        """Everyone has thrown: a triple wins, pairs stay, the others choose what to keep."""
+        active = self.active()
+        triples = {s: triple(self.dice[s]) for s in active}
+        best = max((f for f in triples.values() if f is not None), default=None)
+        if best is not None:
+            return self._win(tuple(s for s in active if triples[s] == best))
+        kept = list(self.kept)
+        choosing = []
+        for seat in active:
+            face = pair(self.dice[seat])
+            if face is None:
+                choosing.append(seat)
+            else:
+                kept[seat] = (face, face)
+        state = replace(self, kept=tuple(kept))
+        if choosing:
+            return replace(state, phase=KEEP, queue=tuple(choosing))
+        return state._betting()
+
+    def _betting(self) -> KnackState:
+        active = self.active()
+        worst = min(active, key=lambda s: (position(self.kept[s]), s))
+        return replace(self, phase=BET, worst=worst, queue=(),
+                       ledger=self.ledger.new_round())
+
+    def _next_throw(self) -> KnackState:
+        return replace(self, phase=ROLL, throw=self.throw + 1, queue=tuple(self.active()),
+                       worst=None)
+
+    def _take(self, seat: int, action: Action) -> KnackState:
+        said = self.said(seat, str(action))
+        if isinstance(action, (Keep, Reroll)):
+            kept = (action.face,) if isinstance(action, Keep) else ()
+            state = replace(self, kept=_set(self.kept, seat, kept), queue=self.queue[1:],
+                            history=said)
+            return state._betting() if not state.queue else state
+        if isinstance(action, Knock):
+            return replace(self, history=said)._next_throw()
+        if isinstance(action, Raise):
+            ledger = self.ledger.raise_bet(seat, action.amount)
+            others = [s for s in self.active() if s != seat and not ledger.all_in(s)]
+            state = replace(self, ledger=ledger, history=said)
+            if not others:
+                return state._next_throw()
+            return replace(state, phase=RESPOND, queue=self.after(seat, others))
+        if isinstance(action, AllIn) and self.rules.all_in == "ask":
+            others = [s for s in self.active() if s != seat]
+            return replace(self, phase=AGREE, asker=seat, queue=self.after(seat, others),
+                           resume=self.queue[1:], history=said)
+        if self.phase == AGREE:
+            return self._all_in_answered(seat, action, said)
+        if isinstance(action, (Call, AllIn, Fold)):
+            if isinstance(action, Call):
+                ledger = self.ledger.call(seat)
+            elif isinstance(action, AllIn):
+                ledger = self.ledger.go_all_in(seat)
+            else:
+                ledger = self.ledger.fold(seat)
+            state = replace(self, ledger=ledger, queue=self.queue[1:], history=said)
+            still_in = state.active()
+            if len(still_in) == 1:
+                return state._win((still_in[0],))
+            return state._next_throw() if not state.queue else state
+        if isinstance(action, DoubleKnock):
+            return replace(self, phase=ANSWER, asker=seat, queue=self.queue[1:],
+                           history=said)
+        if isinstance(action, Pass):
+            return replace(self, queue=self.queue[1:], history=said)._doubles_done()
+        if isinstance(action, Accept):
+            return replace(self, phase=DOUBLE_ROLL, history=said)
+        if isinstance(action, Refuse):
+            return replace(self, phase=DOUBLE, asker=None, history=said)._doubles_done()
+        raise IllegalAction(f"'{action}' is not a Knack action")  # pragma: no cover
+
+    def _all_in_answered(self, seat: int, action: Action,
+                         said: tuple[tuple[int | None, str], ...]) -> KnackState:
+        """Everyone accepts: the short player goes all-in. One refusal: he folds."""
+        assert self.asker is not None
+        if isinstance(action, Accept) and self.queue[1:]:
+            return replace(self, queue=self.queue[1:], history=said)
+        if isinstance(action, Accept):
+            ledger = self.ledger.go_all_in(self.asker)
+        else:
+            ledger = self.ledger.fold(self.asker)
+            said = (*said, (self.asker, "fold"))
+        state = replace(self, ledger=ledger, phase=RESPOND, queue=self.resume, resume=(),
+                        asker=None, history=said)
+        if len(state.active()) == 1:
+            return state._win((state.active()[0],))
+        return state._next_throw() if not state.queue else state
+
+    def _win(self, winners: tuple[int, ...]) -> KnackState:
+        """The pot goes to ``winners``; then the losers may double-knock."""
+        active = self.active()
+        rest = [s for s in active if s not in winners]
+        by_triple = sorted(rest, key=lambda s: -(triple(self.dice[s]) or 0))
+        ranking = [winners, *([s] for s in by_triple if triple(self.dice[s])),
+                   [s for s in by_triple if not triple(self.dice[s])]]
+        share = self.ledger.pot // self.game.players
+        ledger = self.ledger.settle([g for g in ranking if g])
+        verb = "wins" if len(winners) == 1 else "shares"
+        history = (*self.history, *((s, f"{verb} the pot of {self.ledger.pot}") for s in winners))
+        state = replace(self, ledger=ledger, winners=winners, won=self.ledger.pot,
+                        share=share, worst=None, history=history)
+        askers: tuple[int, ...] = ()
+        if self.rules.double_knock and len(winners) == 1 and share > 0 \
+                and ledger.can_pay(winners[0], share):
+            askers = tuple(s for s in self.after(winners[0], rest)
+                           if ledger.can_pay(s, share))
+        return replace(state, phase=DOUBLE, queue=askers)._doubles_done()
+
+    def _double_knock_rolled(self, faces: Faces) -> KnackState:
+        assert self.asker is not None
+        winner = self.winners[0]
+        won = sum(faces) >= DOUBLE_KNOCK_SUM
+        ledger = self.ledger.transfer(winner, self.asker, self.share) if won \
+            else self.ledger.transfer(self.asker, winner, self.share)
+        text = (f"throws {' '.join(map(str, faces))} = {sum(faces)}: "
+                + ("wins back" if won else "pays") + f" {self.share}")
+        return replace(self, ledger=ledger, phase=DOUBLE, asker=None,
+                       history=self.said(self.asker, text))._doubles_done()
+
+    def _doubles_done(self) -> KnackState:
+        return self if self.queue else replace(self, phase=OVER)
+
+    # -- the end ---------------------------------------------------------------------
+    def outcome(self) -> Outcome:
+        balances = self.ledger.balances()
+        return Outcome(ranking=ranking_by(balances),
+                       scores=tuple(float(b) for b in balances),
+                       payoffs=tuple(float(b) for b in balances))
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        mover = self.to_move()
+        view: dict[str, Any] = {
+            "game": "knack",
+            "seat": seat,
+            "phase": self.phase,
+            "to_move": mover,
+            "throw": self.throw,
+            "dice": [list(d) for d in self.dice],
+            "kept": [list(k) for k in self.kept],
+            "positions": [describe(k, d) for k, d in zip(self.kept, self.dice, strict=True)],
+            "folded": sorted(self.ledger.folded),
+            "worst": self.worst,
+            "pot": self.ledger.pot,
+            "balances": list(self.ledger.balances()),
+            "paid_in": [self.ledger.paid_in(s) for s in range(self.game.players)],
+            "purses": [self.ledger.purse(s) for s in range(self.game.players)],
+            "winners": list(self.winners),
+            "won": self.won,
+            "share": self.share,
+            "asker": self.asker,
+            "movements": [m.to_json() for m in self.ledger.movements],
+            "history": [{"seat": s, "action": a} for s, a in self.history],
+        }
+        if mover is not None and self.phase in (BET, RESPOND):
+            view["to_call"] = self.ledger.to_call(mover)
+            view["max_raise"] = self.raise_cap(mover) if self.phase == BET else 0
+        if self.phase == OVER:
+            view["outcome"] = self.outcome().to_json()
+        return view
+
+
+def _set(values: tuple[Faces, ...], seat: int, value: Faces) -> tuple[Faces, ...]:
+    return (*values[:seat], value, *values[seat + 1:])
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register
+@dataclass(frozen=True)
+class Knack(Game):
+    """Knack for 2 to 8 players."""
+
+    rules: KnackRules
+    name: ClassVar[str] = "knack"
+    title: ClassVar[str] = "Knack"
+    summary: ClassVar[str] = ("three dice each, thrown at once: first to three of a kind "
+                              "takes the pot; the worst placed knocks or raises")
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    default_players: ClassVar[int] = 3
+    rules_class: ClassVar[type[Rules]] = KnackRules
+    hidden_information: ClassVar[bool] = False
+
+    def check_players(self) -> None:
+        if not isinstance(self.rules, KnackRules):
+            raise RuleError("Knack needs Knack rules")
+
+    def new_state(self) -> KnackState:
+        n = self.players
+        ledger = Ledger(n, stacks=self.rules.stacks(n)).ante_all(self.rules.ante)
+        return KnackState(game=self, ledger=ledger, dice=((),) * n, kept=((),) * n,
+                          queue=tuple(range(n)))
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def all_actions(self) -> list[Action]:
+        raises = (Raise(n) for n in range(1, self.rules.largest_purse + 1))
+        return [*(Keep(f) for f in range(1, 7)), Reroll(), Knock(), *raises, Call(), AllIn(),
+                Fold(), DoubleKnock(), Pass(), Accept(), Refuse()]
+
+    def odds(self, **params: str) -> list[dict[str, Any]]:
+        """The chance of three of a kind from each position, and of a double knock.
+
+        >>> from kastkopp.games import load
+        >>> rows = load("knack").odds()
+        >>> rows[-1]["event"], rows[-1]["chance"]
+        ('double knock: 12 or more on three dice', 0.375)
+        """
+        if params:
+            raise RuleError(f"Knack's odds take no settings (got {', '.join(params)})")
+        rows = []
+        starts = [((), "throwing all three"), ((6,), "keeping one die"),
+                  ((6, 6), "keeping a pair")]
+        for kept, text in starts:
+            chances = triple_chances(kept, 3)
+            next_throw = sum(chances[0].values(), Fraction(0))
+            within = sum((sum(c.values(), Fraction(0)) for c in chances), Fraction(0))
+            rows.append(_row(f"triple on the next throw, {text}", next_throw))
+            rows.append(_row(f"triple within 3 throws, {text}", within))
+        races = [("pair of 5s against a pair of 6s: first to a triple", ((5, 5), (6, 6))),
+                 ("pair of 2s against nothing kept: first to a triple", ((2, 2), ()))]
+        for text, positions in races:
+            rows.append({"event": text, "chance": round(equities(positions)[0], 6),
+                         "exact": ""})
+        rows.append(_row("double knock: 12 or more on three dice", double_knock_chance()))
+        return rows
+
+    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        if view["winners"]:
+            who = " and ".join(names[s] for s in view["winners"])
+            lines = [f"Throw {view['throw']} · {who} won the pot of {view['won']}"]
+        else:
+            lines = [f"Throw {view['throw']} · pot {view['pot']}"]
+        for seat, name in enumerate(names):
+            dice = " ".join(map(str, view["dice"][seat])) or "-"
+            status = "folded" if seat in view["folded"] else view["positions"][seat]
+            purse = view["purses"][seat]
+            lines.append(f"  {name}: {dice}  ({status}; paid {view['paid_in'][seat]}, "
+                         f"{purse} left)")
+        for entry in view["history"][-6:]:
+            who = names[entry["seat"]] if entry["seat"] is not None else "Table"
+            lines.append(f"  {who}: {entry['action']}")
+        mover = view["to_move"]
+        if view["phase"] == BET and mover is not None:
+            lines.append(f"{names[mover]} is worst placed: knock or raise up to "
+                         f"{view['max_raise']}")
+        elif view["phase"] == RESPOND and mover is not None:
+            lines.append(f"{names[mover]}: call {view['to_call']} or fold")
+        elif view["phase"] == AGREE and mover is not None:
+            lines.append(f"{names[view['asker']]} asks to go all-in: {names[mover]}, accept "
+                         "or refuse")
+        elif view["phase"] == DOUBLE and mover is not None:
+            lines.append(f"{names[mover]} may double-knock for {view['share']}")
+        if "outcome" in view:
+            lines.append("Balances: " + ", ".join(f"{names[s]} {b:+d}"
+                                                  for s, b in enumerate(view["balances"])))
+        return "\n".join(lines)
+
+
+def _row(event: str, chance: Fraction) -> dict[str, Any]:
+    return {"event": event, "chance": round(float(chance), 6),
+            "exact": f"{chance.numerator}/{chance.denominator}"}
+
