@@ -150,3 +150,23 @@ def test_a_tree_too_big_to_write_out_is_refused():
     game = spiel_game("mia", "maexchen", 2, rules="rounds:1")
     with pytest.raises(ValueError, match="more than 500 nodes"):
         adapter.to_efg(game, max_nodes=500)
+
+
+def test_pyspiel_cfr_and_kastkopps_solver_agree_on_one_die_liars_dice():
+    # OpenSpiel's liars_dice with one die each and three faces (the highest wild) is small
+    # enough to solve both ways here; benchmarks/crosscheck_cfr.py does kastkopp's own
+    # six-faced game through the adapter
+    equilibrium = pytest.importorskip("kastkopp.strategy.liars_equilibrium")
+    from kastkopp.games.liars_bidding import Bidding
+
+    ours = equilibrium.solve(Bidding.openspiel(dice=1, faces=3), target=1e-4)
+    game = pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 3})
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(200):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    value = pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)[0]
+    # a profile's value is within its NashConv (twice the exploitability) of the game's
+    bound = 2 * (pyspiel.exploitability(game, policy) + ours.exploitability)
+    assert abs(value - ours.game_value) <= bound
+    assert bound < 1e-3
