@@ -36,6 +36,7 @@ from kastkopp.engine import (
     registered,
     verify_log,
 )
+from kastkopp.interop import commands as interop_commands
 from kastkopp.sheets.cli import sheet_app
 from kastkopp.strategy import bot_help, bot_names, make_bot
 from kastkopp.strategy.cli import register as register_solvers
@@ -523,6 +524,13 @@ def serve_command(
 
 
 register_solvers(app)
+
+# --------------------------------------------------------------------------- Mäxchen
+
+bot_app = typer.Typer(no_args_is_help=True, help="Let kastkopp's bots play elsewhere.")
+bot_app.command("maexchen")(friendly(interop_commands.bot_maexchen))
+app.add_typer(bot_app, name="bot")
+app.command("maexchen-server")(friendly(interop_commands.maexchen_server))
 
 # The match formats (match, chouette, knockout) and Yatzy's ``score`` (checking a row of a
 # paper sheet) register their commands on ``app``.

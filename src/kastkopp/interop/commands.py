@@ -1,0 +1,110 @@
+"""The Mäxchen commands of the ``kastkopp`` command line.
+
+::
+
+    kastkopp maexchen-server --port 9000 --answer-timeout-ms 250
+    kastkopp bot maexchen --server localhost:9000 --strategy sensible --name kastkopp
+
+:mod:`kastkopp.cli` wires these functions in as commands; they raise
+:class:`~kastkopp.engine.KastkoppError` for anything a user typed wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import sys
+
+import typer
+from rich.console import Console
+
+from kastkopp.dice import DiceSource, SecureDice, SeededDice
+from kastkopp.engine import KastkoppError
+from kastkopp.interop.maexchen import (
+    DEFAULT_PORT,
+    MaexchenClient,
+    MaexchenServer,
+    RoundResult,
+    bot_names,
+    parse_server,
+)
+
+console = Console(highlight=False)
+
+
+def _say(text: str) -> None:
+    console.print(text)
+    sys.stdout.flush()  # someone may be reading the address from a pipe
+
+
+def maexchen_server(
+    port: int = typer.Option(DEFAULT_PORT, "--port", help="UDP port (0: any free port)"),
+    host: str = typer.Option("0.0.0.0", "--host", help="address to listen on"),
+    answer_timeout_ms: int = typer.Option(250, "--answer-timeout-ms",
+                                          help="how long a player may take to answer"),
+    rounds: int = typer.Option(0, "--rounds", help="stop after this many rounds (0: never)"),
+    seed: int = typer.Option(None, "--seed", help="reproducible dice and seating"),
+) -> None:
+    """Run a Mäxchen bot-competition server (UDP) playing Mia's maexchen preset."""
+    if not 0 <= port < 65536:
+        raise KastkoppError(f"the port must be 0 to 65535, not {port}")
+    if answer_timeout_ms < 1:
+        raise KastkoppError(f"the answer timeout must be at least 1 ms, not {answer_timeout_ms}")
+    dice: DiceSource = SecureDice() if seed is None else SeededDice(seed)
+    rng = random.SystemRandom() if seed is None else random.Random(seed)
+    server = MaexchenServer(answer_timeout=answer_timeout_ms / 1000, dice=dice, rng=rng)
+
+    async def run() -> None:
+        try:
+            bound = await server.start(host, port)
+        except OSError as exc:
+            raise KastkoppError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        _say(f"Mäxchen server on udp://{bound[0]}:{bound[1]} "
+             f"(answer timeout {answer_timeout_ms} ms); Ctrl-C stops it")
+        try:
+            await server.run(rounds or None)
+        finally:
+            server.close()
+
+    def report(result: RoundResult) -> None:
+        _say(f"round {result.number}: {', '.join(result.players)} — "
+             f"{', '.join(result.losers)} lost ({result.reason})")
+
+    server.watch_rounds(report)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())
+    if server.scores:
+        _say("Scores: " + ", ".join(f"{name} {points}" for name, points in
+                                    sorted(server.scores.items(), key=lambda kv: -kv[1])))
+
+
+def bot_maexchen(
+    server: str = typer.Option(f"127.0.0.1:{DEFAULT_PORT}", "--server", metavar="HOST:PORT",
+                               help="the Mäxchen server"),
+    strategy: str = typer.Option("sensible", "--strategy", help="which bot plays"),
+    name: str = typer.Option("kastkopp", "--name", help="the name to register (≤ 20 characters)"),
+    rounds: int = typer.Option(0, "--rounds", help="stop after this many rounds (0: never)"),
+    seed: int = typer.Option(None, "--seed", help="seed for the bot's own choices"),
+    verbose: bool = typer.Option(False, "--verbose", help="print every message received"),
+) -> None:
+    """Let a kastkopp bot play Mia on a Mäxchen bot-competition server."""
+    if strategy not in bot_names():
+        raise KastkoppError(f"no bot '{strategy}' for Mia (bots: {', '.join(bot_names())})")
+    host, port = parse_server(server)
+    client = MaexchenClient(name, strategy=strategy, seed=seed,
+                            log=(lambda m: _say(f"< {m}")) if verbose else None)
+
+    async def run() -> None:
+        await client.connect(host, port)
+        _say(f"{name} plays as '{strategy}' on {host}:{port}; Ctrl-C stops")
+        try:
+            await client.run(rounds or None)
+        finally:
+            client.close()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())
+    if client.rounds_played:
+        points = client.scores.get(name, 0)
+        _say(f"{client.rounds_played} rounds played; {name} has {points} points")

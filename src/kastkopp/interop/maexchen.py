@@ -1,0 +1,595 @@
+"""The Mäxchen protocol: kastkopp's Mia as a bot-competition server, and a client for it.
+
+Mäxchen servers (the public conradthukral/maexchen and its descendants) let Mia bots play
+each other over UDP. One UTF-8 message per datagram, fields separated by ``;``, dice written
+high die first (``6,5``); a message whose token is not the one asked for is ignored.
+
+======================  ==================================================================
+client → server         ``REGISTER;name`` or ``REGISTER_SPECTATOR;name``
+server → client         ``REGISTERED``, ``REJECTED;INVALID_NAME``, ``REJECTED;NAME_ALREADY_TAKEN``
+each round              ``ROUND STARTING;token`` → ``JOIN;token``, then
+                        ``ROUND STARTED;n;p1,p2,...`` or ``ROUND CANCELED;NO_PLAYERS`` /
+                        ``ROUND CANCELED;ONLY_ONE_PLAYER``
+a turn                  ``YOUR TURN;token`` → ``ROLL;token`` or ``SEE;token``
+after a roll            ``PLAYER ROLLS;name``, to the roller ``ROLLED;d1,d2;token`` →
+                        ``ANNOUNCE;d1,d2;token``, then ``ANNOUNCED;name;d1,d2``
+after a see             ``PLAYER WANTS TO SEE;name``, ``ACTUAL DICE;d1,d2``
+end of round            ``PLAYER LOST;name[,name...];REASON``, ``SCORE;name:points,...``
+======================  ==================================================================
+
+The rules are the Mia module's ``maexchen`` preset, played one Mäxchen round per kastkopp
+game (``rounds=1``): the server drives a :class:`~kastkopp.engine.Table`, so the order of
+values, "strictly higher", Mia revealing at once and who loses a see all come from
+:mod:`kastkopp.games.mia`. What the protocol adds is only what a network needs: a player who
+does not answer in time (``answer_timeout``, 250 ms by default), answers with the wrong
+command, or announces dice that are not higher loses the round, with a reason:
+
+``SEE_BEFORE_FIRST_ROLL, LIED_ABOUT_MIA, ANNOUNCED_LOSING_DICE, DID_NOT_ANNOUNCE,
+DID_NOT_TAKE_TURN, INVALID_TURN, SEE_FAILED, CAUGHT_BLUFFING, MIA``.
+
+Every player in a round scores +1, every loser −1 (the preset's points scoring).
+
+Decisions where the protocol is silent, as its servers and bots expect them:
+
+- A round starts as soon as every registered player has joined, else when the answer
+  timeout has passed; players who did not join sit the round out (no points, no loss).
+- Rounds are numbered by the rounds started; canceled rounds get no number.
+- When Mia is announced the dice are shown: ``ACTUAL DICE`` comes before ``PLAYER LOST``
+  as after a see.
+- Messages go to every registered player and spectator; a spectator's name is taken like a
+  player's (one name, one host). ``SCORE`` lists every registered player.
+- An announcement that cannot be read as two dice is an ``INVALID_TURN``; dice given low die
+  first (``5,6``) are read as players mean them.
+
+Usage::
+
+    server = MaexchenServer(answer_timeout=0.25)
+    await server.start("0.0.0.0", 9000)
+    await server.run()                       # rounds until server.close()
+
+    client = MaexchenClient("kastkopp", strategy="sensible")
+    await client.connect("127.0.0.1", 9000)
+    await client.run(rounds=100)
+
+Every round the server plays is kept as a kastkopp :class:`~kastkopp.engine.Table`
+(:attr:`MaexchenServer.table` while it runs, :attr:`MaexchenServer.tables` after), and
+:meth:`MaexchenServer.watch` calls back with each message broadcast (and
+:meth:`MaexchenServer.watch_rounds` with each round played), so a web server can show the
+rounds as they are played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import uuid
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kastkopp.dice import DiceSource, SecureDice
+from kastkopp.engine import Game, IllegalAction, KastkoppError, Player, State, Table, load
+from kastkopp.games.mia import Announce, Call, Roll, read
+
+DEFAULT_PORT = 9000
+DEFAULT_ANSWER_TIMEOUT = 0.25
+MAX_NAME_LENGTH = 20
+
+# Why a player lost a round.
+SEE_BEFORE_FIRST_ROLL = "SEE_BEFORE_FIRST_ROLL"
+LIED_ABOUT_MIA = "LIED_ABOUT_MIA"
+ANNOUNCED_LOSING_DICE = "ANNOUNCED_LOSING_DICE"
+DID_NOT_ANNOUNCE = "DID_NOT_ANNOUNCE"
+DID_NOT_TAKE_TURN = "DID_NOT_TAKE_TURN"
+INVALID_TURN = "INVALID_TURN"
+SEE_FAILED = "SEE_FAILED"
+CAUGHT_BLUFFING = "CAUGHT_BLUFFING"
+MIA_REASON = "MIA"
+REASONS = (SEE_BEFORE_FIRST_ROLL, LIED_ABOUT_MIA, ANNOUNCED_LOSING_DICE, DID_NOT_ANNOUNCE,
+           DID_NOT_TAKE_TURN, INVALID_TURN, SEE_FAILED, CAUGHT_BLUFFING, MIA_REASON)
+
+Address = tuple[str, int]
+
+
+def valid_name(name: str) -> bool:
+    """1 to 20 characters, none of them ``,`` ``;`` ``:`` or whitespace."""
+    return 0 < len(name) <= MAX_NAME_LENGTH and not any(
+        c in ",;:" or c.isspace() for c in name)
+
+
+def dice_text(value: int) -> str:
+    """A Mia value as the protocol writes dice, high die first: 65 → ``6,5``."""
+    return f"{value // 10},{value % 10}"
+
+
+def read_dice(text: str) -> int:
+    """The value of dice written ``6,5`` (either order); ``ValueError`` if unreadable."""
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip() in {"1", "2", "3", "4", "5", "6"} for p in parts):
+        raise ValueError(f"'{text}' is not two dice written like 6,5")
+    return read((int(parts[0]), int(parts[1])))
+
+
+def mia_game(players: int) -> Game:
+    """One Mäxchen round: the Mia module's ``maexchen`` preset, a single round."""
+    return load("mia", preset="maexchen", players=players, rounds=1)
+
+
+# --------------------------------------------------------------------------- the server
+
+
+@dataclass
+class Registration:
+    name: str
+    address: Address
+    spectator: bool = False
+
+
+@dataclass
+class RoundResult:
+    """How one round on the server ended."""
+
+    number: int
+    players: list[str]
+    losers: list[str]
+    reason: str
+    table: Table
+
+
+@dataclass
+class _Question:
+    name: str
+    future: asyncio.Future[list[str]]
+
+
+class MaexchenServer(asyncio.DatagramProtocol):
+    """A Mäxchen server playing the Mia module's ``maexchen`` preset, round after round."""
+
+    def __init__(self, *, answer_timeout: float = DEFAULT_ANSWER_TIMEOUT,
+                 dice: DiceSource | None = None, rng: random.Random | None = None,
+                 round_pause: float = 0.0, idle_pause: float = 1.0,
+                 keep_tables: int = 100) -> None:
+        self.answer_timeout = answer_timeout
+        self.dice = dice if dice is not None else SecureDice()
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.round_pause = round_pause
+        self.idle_pause = idle_pause
+        self.registrations: dict[str, Registration] = {}
+        self.scores: dict[str, int] = {}
+        self.rounds_started = 0
+        self.table: Table | None = None
+        self.tables: deque[RoundResult] = deque(maxlen=keep_tables)
+        self.transport: asyncio.DatagramTransport | None = None
+        self._questions: dict[str, _Question] = {}
+        self._joining: tuple[str, set[str], asyncio.Event] | None = None
+        self._watchers: list[Callable[[str], None]] = []
+        self._round_watchers: list[Callable[[RoundResult], None]] = []
+        self._closed = asyncio.Event()
+
+    # -- the network ---------------------------------------------------------------------
+    async def start(self, host: str = "0.0.0.0", port: int = DEFAULT_PORT) -> Address:
+        """Listen on ``host:port`` (port 0: any free port); returns the address bound."""
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.create_datagram_endpoint(lambda: self,
+                                                           local_addr=(host, port))
+        self.transport = transport
+        address = transport.get_extra_info("sockname")
+        return str(address[0]), int(address[1])
+
+    def close(self) -> None:
+        self._closed.set()
+        if self.transport is not None:
+            self.transport.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    def send(self, address: Address, message: str) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.sendto(message.encode(), address)
+
+    def broadcast(self, message: str) -> None:
+        """To every registered player and spectator, and to everyone watching."""
+        for registration in list(self.registrations.values()):
+            self.send(registration.address, message)
+        for watcher in list(self._watchers):
+            watcher(message)
+
+    def watch(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback`` with every broadcast message; returns a function to stop."""
+        self._watchers.append(callback)
+        return lambda: self._watchers.remove(callback)
+
+    def watch_rounds(self, callback: Callable[[RoundResult], None]) -> Callable[[], None]:
+        """Call ``callback`` with every round played; returns a function to stop."""
+        self._round_watchers.append(callback)
+        return lambda: self._round_watchers.remove(callback)
+
+    def datagram_received(self, data: bytes, addr: tuple[Any, ...]) -> None:
+        address: Address = (str(addr[0]), int(addr[1]))
+        try:
+            fields = data.decode("utf-8").strip().split(";")
+        except UnicodeDecodeError:
+            return
+        command = fields[0]
+        if command in ("REGISTER", "REGISTER_SPECTATOR"):
+            name = ";".join(fields[1:])
+            self.register(name, address, spectator=command == "REGISTER_SPECTATOR")
+            return
+        token = fields[-1]
+        sender = self._name_at(address)
+        if sender is None or len(fields) < 2:
+            return
+        if self._joining is not None and command == "JOIN" and token == self._joining[0]:
+            _, joined, everyone = self._joining
+            registration = self.registrations[sender]
+            if not registration.spectator:
+                joined.add(sender)
+                if joined >= {n for n, r in self.registrations.items() if not r.spectator}:
+                    everyone.set()
+            return
+        question = self._questions.get(token)
+        if question is not None and question.name == sender and not question.future.done():
+            question.future.set_result(fields[:-1])
+
+    def _name_at(self, address: Address) -> str | None:
+        for name, registration in self.registrations.items():
+            if registration.address == address:
+                return name
+        return None
+
+    # -- registering ---------------------------------------------------------------------
+    def register(self, name: str, address: Address, spectator: bool = False) -> bool:
+        """Register a player (or spectator); answers the client and returns whether it worked."""
+        if not valid_name(name):
+            self.send(address, "REJECTED;INVALID_NAME")
+            return False
+        existing = self.registrations.get(name)
+        if existing is not None and existing.address[0] != address[0]:
+            self.send(address, "REJECTED;NAME_ALREADY_TAKEN")
+            return False
+        # a known name from the same host (any port) registers anew at its new address
+        self.registrations[name] = Registration(name, address, spectator)
+        if not spectator:
+            self.scores.setdefault(name, 0)
+        self.send(address, "REGISTERED")
+        return True
+
+    @property
+    def players(self) -> list[str]:
+        return [name for name, r in self.registrations.items() if not r.spectator]
+
+    # -- rounds --------------------------------------------------------------------------
+    async def run(self, rounds: int | None = None) -> None:
+        """Play rounds (``rounds`` played ones — canceled rounds do not count — or forever).
+
+        Stops early when :meth:`close` is called.
+        """
+        played = 0
+        while not self.closed and (rounds is None or played < rounds):
+            result = await self.play_round()
+            played += result is not None
+            pause = self.round_pause if result is not None or self.players else self.idle_pause
+            if pause:
+                await self._sleep(pause)
+
+    async def _sleep(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._closed.wait(), seconds)
+
+    async def play_round(self) -> RoundResult | None:
+        """One round: invite, play, score. ``None`` if it was canceled."""
+        joined = await self._invite()
+        if len(joined) < 2:
+            self.broadcast("ROUND CANCELED;" + ("NO_PLAYERS" if not joined
+                                                else "ONLY_ONE_PLAYER"))
+            return None
+        order = sorted(joined)
+        self.rng.shuffle(order)
+        self.rounds_started += 1
+        table = Table(mia_game(len(order)), seats=order, dice=self.dice)
+        self.table = table
+        self.broadcast(f"ROUND STARTED;{self.rounds_started};{','.join(order)}")
+        losers, reason = await self._play(table)
+        self.broadcast(f"PLAYER LOST;{','.join(losers)};{reason}")
+        for name in order:
+            self.scores[name] = self.scores.get(name, 0) + 1 - (name in losers)
+        self.broadcast("SCORE;" + ",".join(f"{name}:{self.scores.get(name, 0)}"
+                                           for name in self.players))
+        result = RoundResult(self.rounds_started, order, losers, reason, table)
+        self.tables.append(result)
+        self.table = None
+        for watcher in list(self._round_watchers):
+            watcher(result)
+        return result
+
+    async def _invite(self) -> list[str]:
+        token = uuid.uuid4().hex
+        joined: set[str] = set()
+        everyone = asyncio.Event()
+        self._joining = (token, joined, everyone)
+        try:
+            for name in self.players:
+                self.send(self.registrations[name].address, f"ROUND STARTING;{token}")
+            if self.players:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(everyone.wait(), self.answer_timeout)
+        finally:
+            self._joining = None
+        return [name for name in joined if name in self.registrations]
+
+    async def _ask(self, name: str, message: str) -> list[str] | None:
+        """Send ``message;token`` to a player; their answer's fields, or ``None`` if late."""
+        registration = self.registrations.get(name)
+        if registration is None:
+            return None
+        token = uuid.uuid4().hex
+        question = _Question(name, asyncio.get_running_loop().create_future())
+        self._questions[token] = question
+        try:
+            self.send(registration.address, f"{message};{token}")
+            return await asyncio.wait_for(question.future, self.answer_timeout)
+        except TimeoutError:
+            return None
+        finally:
+            del self._questions[token]
+
+    async def _play(self, table: Table) -> tuple[list[str], str]:
+        """Play a round's turns on the table; returns the losers and the reason."""
+        while True:
+            state = table.state
+            seat = state.to_move()
+            assert seat is not None
+            name = table.seats[seat]
+            first = state.view(seat)["claim"] is None
+            answer = await self._ask(name, "YOUR TURN")
+            if answer is None:
+                return [name], DID_NOT_TAKE_TURN
+            if answer == ["SEE"]:
+                if first:
+                    return [name], SEE_BEFORE_FIRST_ROLL
+                self.broadcast(f"PLAYER WANTS TO SEE;{name}")
+                table.act(seat, Call())
+                losers = self._ended(table)
+                return losers, SEE_FAILED if losers == [name] else CAUGHT_BLUFFING
+            if answer != ["ROLL"]:
+                return [name], INVALID_TURN
+            if not first:
+                table.act(seat, Roll())  # believing the claim: the table rolls the dice
+            self.broadcast(f"PLAYER ROLLS;{name}")
+            rolled = int(table.state.view(seat)["your_dice"])
+            answer = await self._ask(name, f"ROLLED;{dice_text(rolled)}")
+            if answer is None:
+                return [name], DID_NOT_ANNOUNCE
+            if len(answer) != 2 or answer[0] != "ANNOUNCE":
+                return [name], INVALID_TURN
+            try:
+                announced = read_dice(answer[1])
+            except ValueError:
+                return [name], INVALID_TURN
+            self.broadcast(f"ANNOUNCED;{name};{dice_text(announced)}")
+            try:
+                table.act(seat, Announce(announced))
+            except IllegalAction:
+                return [name], ANNOUNCED_LOSING_DICE
+            if table.state.is_over():  # Mia announced: the cup was lifted at once
+                losers = self._ended(table)
+                return losers, LIED_ABOUT_MIA if losers == [name] else MIA_REASON
+
+    def _ended(self, table: Table) -> list[str]:
+        """Show the dice of a round the rules ended; the losers' names."""
+        last = table.state.view(None)["last_round"]
+        self.broadcast(f"ACTUAL DICE;{dice_text(int(last['dice']))}")
+        return [table.seats[seat] for seat in last["losers"]]
+
+
+async def serve(host: str = "0.0.0.0", port: int = DEFAULT_PORT, *,
+                answer_timeout: float = DEFAULT_ANSWER_TIMEOUT,
+                **options: Any) -> tuple[MaexchenServer, asyncio.Task[None]]:
+    """Start a Mäxchen server playing rounds in the background of the running loop.
+
+    This is what a web server starts alongside itself; stop it with ``server.close()``::
+
+        server, task = await serve(port=9000)
+    """
+    server = MaexchenServer(answer_timeout=answer_timeout, **options)
+    await server.start(host, port)
+    return server, asyncio.create_task(server.run())
+
+
+@contextlib.asynccontextmanager
+async def running(host: str = "0.0.0.0", port: int = DEFAULT_PORT, *,
+                  answer_timeout: float = DEFAULT_ANSWER_TIMEOUT,
+                  **options: Any) -> AsyncIterator[MaexchenServer]:
+    """A Mäxchen server for the length of a ``with`` block (e.g. a web app's lifespan)::
+
+        async with running(port=9000) as server:
+            ...                                  # rounds are played meanwhile
+    """
+    server, task = await serve(host, port, answer_timeout=answer_timeout, **options)
+    try:
+        yield server
+    finally:
+        server.close()
+        await task
+
+
+# --------------------------------------------------------------------------- the client
+
+
+@dataclass
+class MaexchenClient(asyncio.DatagramProtocol):
+    """A kastkopp bot playing on a Mäxchen server.
+
+    The client follows each round on its own kastkopp table (other players' dice are unknown
+    to it and stay so: its view never depends on them), and asks the bot for a decision
+    from that view whenever the server asks it. ``strategy`` names a bot of
+    :mod:`kastkopp.strategy` for Mia.
+    """
+
+    name: str
+    strategy: str = "sensible"
+    seed: int | None = None
+    spectator: bool = False
+    log: Callable[[str], None] | None = None
+    rounds_played: int = 0
+    scores: dict[str, int] = field(default_factory=dict)
+    losses: list[tuple[list[str], str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from kastkopp.strategy import make_bot
+
+        if not valid_name(self.name):
+            raise KastkoppError(f"'{self.name}' is not a Mäxchen name: 1 to "
+                                f"{MAX_NAME_LENGTH} characters without , ; : or spaces")
+        self.bot: Player = make_bot(mia_game(2), self.strategy)
+        self.rng = random.Random(self.seed)
+        self.transport: asyncio.DatagramTransport | None = None
+        self.state: State | None = None
+        self.seat: int | None = None
+        self._registered: asyncio.Future[str] | None = None
+        self.order: list[str] = []
+        self._target: int | None = None
+        self._finished = asyncio.Event()
+
+    async def connect(self, host: str, port: int = DEFAULT_PORT, timeout: float = 2.0) -> None:
+        """Register with the server; raises :class:`KastkoppError` if it refuses or is silent."""
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.create_datagram_endpoint(lambda: self,
+                                                           remote_addr=(host, port))
+        self.transport = transport
+        self._registered = loop.create_future()
+        kind = "REGISTER_SPECTATOR" if self.spectator else "REGISTER"
+        self.send(f"{kind};{self.name}")
+        try:
+            answer = await asyncio.wait_for(self._registered, timeout)
+        except TimeoutError:
+            self.close()
+            raise KastkoppError(f"no answer from a Mäxchen server at {host}:{port}") from None
+        if answer != "REGISTERED":
+            self.close()
+            reason = answer.partition(";")[2].replace("_", " ").lower() or "no reason given"
+            raise KastkoppError(f"the server refused the name '{self.name}': {reason}")
+
+    async def run(self, rounds: int | None = None) -> None:
+        """Play until ``rounds`` rounds have been scored (or until :meth:`close`)."""
+        self._target = rounds
+        if rounds is not None and self.rounds_played >= rounds:
+            return
+        await self._finished.wait()
+
+    def close(self) -> None:
+        self._finished.set()
+        if self.transport is not None:
+            self.transport.close()
+
+    def send(self, message: str) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.sendto(message.encode())
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._finished.set()
+
+    # -- following the round -------------------------------------------------------------
+    def datagram_received(self, data: bytes, addr: tuple[Any, ...]) -> None:
+        try:
+            message = data.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            return
+        if self.log is not None:
+            self.log(message)
+        fields = message.split(";")
+        command, args = fields[0], fields[1:]
+        if self._registered is not None and not self._registered.done() and \
+                command in ("REGISTERED", "REJECTED"):
+            self._registered.set_result(message)
+            return
+        handler = getattr(self, "_on_" + command.lower().replace(" ", "_"), None)
+        if handler is not None:
+            try:
+                handler(*args)
+            except (KastkoppError, ValueError, TypeError, IndexError):
+                # a message this client cannot follow: stop following the round, the server
+                # will still ask for whatever it needs and get a safe answer
+                self.state = None
+
+    def _on_round_starting(self, token: str) -> None:
+        if not self.spectator:
+            self.send(f"JOIN;{token}")
+
+    def _on_round_started(self, number: str, names: str) -> None:
+        order = names.split(",")
+        self.state, self.seat = None, None
+        if self.name in order:
+            self.state = mia_game(len(order)).new_state()
+            self.seat = order.index(self.name)
+            self.order = order
+
+    def _on_your_turn(self, token: str) -> None:
+        state = self.state
+        if state is None or state.chance() is not None or state.to_move() != self.seat:
+            self.send(f"ROLL;{token}")  # the first turn of a round: the cup must be rolled
+            return
+        action = self.bot.choose(state.view(self.seat), state.legal_actions(), self.rng)
+        self.send(f"{'SEE' if isinstance(action, Call) else 'ROLL'};{token}")
+
+    def _on_player_rolls(self, name: str) -> None:
+        if self.state is None:
+            return
+        if self.state.chance() is None:
+            self.state = self.state.apply(Roll())
+        if name != self.name:
+            # somebody else's dice: unknown here, and the view does not depend on them
+            self.state = self.state.resolve((3, 1))
+
+    def _on_rolled(self, dice: str, token: str) -> None:
+        value = read_dice(dice)
+        announce = value
+        if self.state is not None and self.state.chance() is not None:
+            self.state = self.state.resolve((value // 10, value % 10))
+            action = self.bot.choose(self.state.view(self.seat), self.state.legal_actions(),
+                                     self.rng)
+            if isinstance(action, Announce):
+                announce = action.value
+        self.send(f"ANNOUNCE;{dice_text(announce)};{token}")
+
+    def _on_announced(self, name: str, dice: str) -> None:
+        if self.state is not None:
+            self.state = self.state.apply(Announce(read_dice(dice)))
+
+    def _on_player_lost(self, names: str, reason: str) -> None:
+        self.losses.append((names.split(","), reason))
+        self.state = None
+
+    def _on_score(self, *entries: str) -> None:
+        for entry in ",".join(entries).split(","):
+            name, _, points = entry.rpartition(":")
+            if name:
+                self.scores[name] = int(points)
+        self.rounds_played += 1
+        if self._target is not None and self.rounds_played >= self._target:
+            self._finished.set()
+
+
+def parse_server(text: str) -> tuple[str, int]:
+    """Read ``HOST:PORT`` (or just ``HOST``, port 9000)."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        return text, DEFAULT_PORT
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise KastkoppError(f"'{text}' is not HOST:PORT (e.g. localhost:9000)")
+    return host or "127.0.0.1", int(port)
+
+
+def bot_names() -> Sequence[str]:
+    """The strategies a Mäxchen client can play."""
+    from kastkopp.strategy import bot_names as names
+
+    return names("mia")
+
+
+__all__ = ["REASONS", "MaexchenClient", "MaexchenServer", "RoundResult", "dice_text",
+           "parse_server", "read_dice", "running", "serve", "valid_name"]

@@ -1,0 +1,172 @@
+"""The OpenSpiel games: OpenSpiel's own random-simulation test (with state serialisation)
+for every game and preset, consistency of information states, and its algorithms running."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+import pytest
+
+from kastkopp.engine import load, registered
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.policy import TabularPolicy  # noqa: E402
+
+from kastkopp.interop import openspiel as adapter  # noqa: E402
+
+CONFIGS = [
+    pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")
+    for name, cls in sorted(registered().items())
+    for preset, players in cls.conformance_configs()
+]
+# the slower checks play each preset once, with the most players the suite uses for it
+ONE_PER_PRESET = [
+    pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")
+    for name, cls in sorted(registered().items())
+    for preset, players in {p: n for p, n in sorted(cls.conformance_configs(),
+                                                     key=lambda c: c[1])}.items()
+]
+
+
+def spiel_game(name, preset, players, rules=""):
+    return pyspiel.load_game(adapter.spiel_name(name),
+                             {"players": players, "preset": preset or "", "rules": rules})
+
+
+def random_states(game, seed: int, steps: int = 200):
+    """The states of one random play, with chance outcomes drawn by their probabilities."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        yield state
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state = state.child(rng.choices(outcomes, weights)[0])
+        else:
+            state = state.child(rng.choice(state.legal_actions()))
+
+
+def test_every_registered_game_is_a_pyspiel_game():
+    names = {game.short_name for game in pyspiel.registered_games()}
+    for name in registered():
+        assert adapter.spiel_name(name) in names
+
+
+@pytest.mark.parametrize(("name", "preset", "players"), CONFIGS)
+def test_openspiel_random_simulation_test_passes_with_serialisation(name, preset, players):
+    pyspiel.random_sim_test(spiel_game(name, preset, players), num_sims=1, serialize=True,
+                            verbose=False)
+
+
+@pytest.mark.parametrize(("name", "preset", "players"), CONFIGS)
+def test_states_with_one_information_state_offer_the_same_choice(name, preset, players):
+    game = spiel_game(name, preset, players)
+    seen: dict[tuple[int, str], tuple[int, tuple[int, ...]]] = {}
+    histories: dict[tuple[int, str], set[tuple[int, ...]]] = defaultdict(set)
+    for seed in range(12):
+        for state in random_states(game, seed, steps=40):
+            for player in range(players):
+                key = (player, state.information_state_string(player))
+                mover = state.current_player()
+                choice = (mover, tuple(state.legal_actions()) if mover == player else ())
+                assert seen.setdefault(key, choice) == choice, key[1]
+                histories[key].add(tuple(state.history()))
+    if registered()[name].hidden_information:
+        # not vacuous: some information state was reached along different histories
+        assert any(len(h) > 1 for h in histories.values())
+
+
+@pytest.mark.parametrize(("name", "preset", "players"), ONE_PER_PRESET)
+def test_information_state_never_shows_another_seats_hidden_dice(name, preset, players):
+    game = spiel_game(name, preset, players)
+    rng = random.Random(2)
+    for state in random_states(game, seed=9, steps=60):
+        for seat in range(players):
+            twin = state.clone()
+            twin.state = state.state.resample_hidden(seat, rng)
+            assert twin.observation_string(seat) == state.observation_string(seat)
+            assert twin.observation_tensor(seat) == state.observation_tensor(seat)
+
+
+def test_game_string_round_trips_with_house_rules():
+    game = spiel_game("mia", "maexchen", 2, rules="rounds:3")
+    again = pyspiel.load_game(str(game))
+    assert again.game == game.game == load("mia", preset="maexchen", players=2, rounds=3)
+    assert adapter.from_game(game.game).get_parameters() == game.get_parameters()
+
+
+def test_unreadable_house_rule_is_a_clear_error():
+    with pytest.raises(Exception, match="write it like lives:1"):
+        spiel_game("mia", None, 2, rules="lives")
+
+
+def test_a_roll_of_two_dice_is_two_chance_nodes_of_six_faces():
+    game = spiel_game("mia", None, 2)
+    state = game.new_initial_state()
+    assert state.chance_outcomes() == [(f, 1 / 6) for f in range(6)]
+    state.apply_action(4)
+    assert state.is_chance_node()
+    state.apply_action(2)
+    assert state.current_player() == 0
+    assert '"your_dice":"53"' in state.observation_string(0)
+    assert "your_dice" not in state.observation_string(1)
+
+
+def test_outcome_sampling_mccfr_learns_a_policy_for_mia_heads_up():
+    # The whole tree of even one Mäxchen round is far too big for full CFR; sampling runs.
+    game = spiel_game("mia", "maexchen", 2, rules="rounds:1")
+    solver = pyspiel.OutcomeSamplingMCCFRSolver(game, seed=1)
+    for _ in range(300):
+        solver.run_iteration()
+    policy = solver.average_policy()
+    state = game.new_initial_state()
+    state.apply_action(1)
+    state.apply_action(0)  # the first player rolled 2 and 1: Mia
+    probabilities = dict(policy.get_state_policy(state))
+    assert set(probabilities) == set(state.legal_actions())
+    assert sum(probabilities.values()) == pytest.approx(1.0)
+
+
+def test_a_tree_written_as_efg_is_the_same_game_for_cfr():
+    # Kuhn poker's value for the first player is -1/18; CFR on the EFG copy finds it
+    kuhn = pyspiel.load_game("kuhn_poker")
+    game = pyspiel.load_efg_game(adapter.to_efg(kuhn))
+    # the same information sets
+    assert len(TabularPolicy(game).state_lookup) == len(TabularPolicy(kuhn).state_lookup) == 12
+    solver = pyspiel.CFRSolver(game)
+    for _ in range(300):
+        solver.evaluate_and_update_policy()
+    value = pyspiel.expected_returns(game.new_initial_state(), solver.average_policy(), -1,
+                                     True)[0]
+    assert value == pytest.approx(-1 / 18, abs=2e-3)
+
+
+def test_a_tree_too_big_to_write_out_is_refused():
+    # even one heads-up Mäxchen round has far more nodes than is sensible to write out
+    game = spiel_game("mia", "maexchen", 2, rules="rounds:1")
+    with pytest.raises(ValueError, match="more than 500 nodes"):
+        adapter.to_efg(game, max_nodes=500)
+
+
+def test_pyspiel_cfr_and_kastkopps_solver_agree_on_one_die_liars_dice():
+    # OpenSpiel's liars_dice with one die each and three faces (the highest wild) is small
+    # enough to solve both ways here; benchmarks/crosscheck_cfr.py does kastkopp's own
+    # six-faced game through the adapter
+    equilibrium = pytest.importorskip("kastkopp.strategy.liars_equilibrium")
+    from kastkopp.games.liars_bidding import Bidding
+
+    ours = equilibrium.solve(Bidding.openspiel(dice=1, faces=3), target=1e-4)
+    game = pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 3})
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(200):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    value = pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)[0]
+    # a profile's value is within its NashConv (twice the exploitability) of the game's
+    bound = 2 * (pyspiel.exploitability(game, policy) + ours.exploitability)
+    assert abs(value - ours.game_value) <= bound
+    assert bound < 1e-3
