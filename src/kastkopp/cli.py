@@ -37,6 +37,7 @@ from kastkopp.engine import (
     verify_log,
 )
 from kastkopp.strategy import bot_help, bot_names, make_bot
+from kastkopp.strategy.cli import register as register_solvers
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="kastkopp — the Scandinavian dice games.")
@@ -328,6 +329,7 @@ def simulate(game: Game, seats: Sequence[Seat], games: int, seed: int,
     n = len(seats)
     wins = [0.0] * n
     payoffs: list[list[float]] = [[] for _ in range(n)]
+    scores: list[list[float]] = [[] for _ in range(n)]
     for number in range(games):
         shift = number % n
         order = [(i + shift) % n for i in range(n)]  # seat s is played by entry order[s]
@@ -339,6 +341,7 @@ def simulate(game: Game, seats: Sequence[Seat], games: int, seed: int,
             if seat in outcome.winners:
                 wins[entry] += 1 / len(outcome.winners)
             payoffs[entry].append(outcome.payoffs[seat])
+            scores[entry].append(outcome.scores[seat])
         if progress is not None:
             progress()
     rows = []
@@ -346,10 +349,12 @@ def simulate(game: Game, seats: Sequence[Seat], games: int, seed: int,
     for entry in range(n):
         low, high = wilson(wins[entry], games)
         mean, mlow, mhigh = mean_interval(payoffs[entry])
+        score, slow, shigh = mean_interval(scores[entry])
         rows.append({"player": names[entry], "games": games, "wins": wins[entry],
                      "win_rate": wins[entry] / games, "win_rate_ci95": [low, high],
                      "even_share": 1 / n, "mean_payoff": mean,
-                     "mean_payoff_ci95": [mlow, mhigh]})
+                     "mean_payoff_ci95": [mlow, mhigh], "mean_score": score,
+                     "mean_score_ci95": [slow, shigh]})
     return rows
 
 
@@ -378,13 +383,16 @@ def simulate_command(
                                        "rules": game.rules.changed(), "results": rows}))
         return
     table = RichTable(title=f"{games} games of {game.title}")
-    for column in ("player", "win rate", "95% interval", "mean payoff", "95% interval "):
+    for column in ("player", "win rate", "95% interval", "mean payoff", "95% interval ",
+                   "mean score", "95% interval  "):
         table.add_column(column)
     for row in rows:
         low, high = row["win_rate_ci95"]
         mlow, mhigh = row["mean_payoff_ci95"]
+        slow, shigh = row["mean_score_ci95"]
         table.add_row(row["player"], f"{row['win_rate']:.1%}", f"{low:.1%} – {high:.1%}",
-                      f"{row['mean_payoff']:+.3f}", f"{mlow:+.3f} – {mhigh:+.3f}")
+                      f"{row['mean_payoff']:+.3f}", f"{mlow:+.3f} – {mhigh:+.3f}",
+                      f"{row['mean_score']:.2f}", f"{slow:.2f} – {shigh:.2f}")
     console.print(table)
     console.print(f"An even share is {1 / len(seats):.1%}.")
 
@@ -512,8 +520,11 @@ def serve_command(
     serve(host=host, port=port, db=db, redis_url=redis, bot_delay=bot_delay)
 
 
-# The match formats (match, chouette, knockout) register their commands on ``app``.
-from kastkopp import cli_matches  # noqa: E402, F401
+register_solvers(app)
+
+# The match formats (match, chouette, knockout) and Yatzy's ``score`` (checking a row of a
+# paper sheet) register their commands on ``app``.
+from kastkopp import cli_matches, cli_yatzy  # noqa: E402, F401
 
 
 def main() -> None:

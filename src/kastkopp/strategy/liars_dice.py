@@ -307,9 +307,12 @@ def _liars(game: Game) -> LiarsDice:
 
 
 @register_bot("liars_dice", "strong", "exact binomial odds from its own dice, bluffs now "
-              "and then, calls and exact-calls by the odds")
+              "and then, calls and exact-calls by the odds; heads-up rounds that are solved "
+              "it plays by their equilibrium")
 def strong(game: Game) -> Player:
-    return StrongLiarsBot(_liars(game))
+    from kastkopp.strategy.liars_equilibrium import EquilibriumLiarsBot
+
+    return EquilibriumLiarsBot(_liars(game), StrongLiarsBot(_liars(game)))
 
 
 @register_bot("liars_dice", "naive", "bids one more of its best face; calls past half the dice")

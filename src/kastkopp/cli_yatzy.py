@@ -1,0 +1,40 @@
+"""``kastkopp score``: what a row of a Yatzy-family sheet scores, for checking a paper sheet.
+
+    kastkopp score yatzy full-house 3 3 5 5 5
+    kastkopp score terningspoker poker 66666 --first-throw
+    kastkopp score yahtzee "full house" 22222 --json
+"""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from kastkopp.cli import app, console, friendly, parse_rules
+from kastkopp.games.yatzy import check_row
+
+
+@app.command("score")
+@friendly
+def score_command(
+    ruleset: str = typer.Argument(..., metavar="RULESET",
+                                  help="yatzy, maxi, yahtzee, tarningspoker or terningspoker"),
+    row: str = typer.Argument(..., metavar="ROW", help="a row, e.g. pair, full-house, kåk"),
+    dice: list[str] = typer.Argument(..., metavar="DICE", help="the dice, e.g. 3 3 5 5 5"),
+    first_throw: bool = typer.Option(False, "--first-throw",
+                                     help="the dice were the turn's first throw"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """What a row of a Yatzy-family sheet scores for some dice (to check a paper sheet)."""
+    entry = check_row(ruleset, row, " ".join(dice), first_throw, **parse_rules(rule))
+    if as_json:
+        console.print_json(json.dumps(entry, ensure_ascii=False))
+        return
+    thrown = " ".join(map(str, entry["dice"])) + (" on the first throw" if first_throw else "")
+    written = {"-": "a dash (not made)"}.get(str(entry["written"]), str(entry["written"]))
+    if entry["written"] == 0 and not entry["made"]:
+        written = "0 (not made)"
+    console.print(f"{entry['title']} · {entry['label']} with {thrown}: {written}",
+                  highlight=False)

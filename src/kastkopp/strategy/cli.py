@@ -1,0 +1,244 @@
+"""``kastkopp solve`` and ``kastkopp advise``: the solvers and the advisor on the command line.
+
+The commands take their rules the way the rest of the command line does (``--preset``,
+``--rule name=value``) and print a table, or JSON with ``--json``. Anything slow shows a
+progress bar on the terminal (never in the JSON on standard output).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table as RichTable
+
+solve_app = typer.Typer(no_args_is_help=True, add_completion=False,
+                        help="Solve a game: its value and how to play it.")
+advise_app = typer.Typer(no_args_is_help=True, add_completion=False,
+                         help="What to do now, in numbers, from a solved table.")
+
+console = Console()
+errors = Console(stderr=True, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``solve`` and ``advise`` to the main command line."""
+    app.add_typer(solve_app, name="solve")
+    app.add_typer(advise_app, name="advise")
+
+
+def friendly(func: F) -> F:
+    """The main command line's one-line errors (looked up when called: it imports us)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from kastkopp.cli import friendly as main_friendly
+
+        return main_friendly(func)(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _rules(rule_class: Any, preset: str | None, pairs: list[str]) -> Any:
+    from kastkopp.cli import parse_rules
+
+    return rule_class.make(preset, **parse_rules(pairs))
+
+
+@contextmanager
+def _progress(label: str, total: float) -> Iterator[Callable[[float], None]]:
+    """A progress bar on the terminal; yields ``update(done)``."""
+    with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def _print_json(data: Any) -> None:
+    console.print_json(json.dumps(data, ensure_ascii=False))
+
+
+def _percent(p: Any) -> str:
+    return "" if p is None else f"{p:.1%}"
+
+
+# --------------------------------------------------------------------------- Slosch
+
+
+@solve_app.command("mia")
+@friendly
+def solve_mia(
+    preset: str = typer.Option(None, "--preset"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    passes: int = typer.Option(1, "--passes", min=0, max=5,
+                               help="how often one claim may be passed on in a row (the "
+                               "rules: once)"),
+    target: float = typer.Option(1e-4, "--target", min=1e-9, max=0.1,
+                                 help="exploitability to reach in every subgame, in lives"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Heads-up Slosch: the equilibrium of one exchange (announce, believe, call, pass)."""
+    from kastkopp.games.mia import MiaRules
+    from kastkopp.strategy.mia_equilibrium import solve
+
+    rules = _rules(MiaRules, preset, rule)
+    with _progress("solving", len(rules.values)) as update:
+        eq = solve(rules, passes=passes, target=target,
+                   progress=lambda done, total: update(done))
+    data = eq.to_json()
+    if as_json:
+        _print_json(data)
+        return
+    console.print(f"First player's value: [bold]{eq.value:+.4f}[/] lives per exchange "
+                  f"(exploitability {eq.exploitability:.1e}, {eq.seconds:.1f} s)")
+    table = RichTable(title="The opening announcement, and how it is answered")
+    for column in ("value", "truth", "bluff", "claimed", "true", "call", "roll", "pass"):
+        table.add_column(column, justify="right")
+    for row in data["opening"]:
+        table.add_row(row["value"], *(_percent(row.get(c)) for c in
+                                      ("truth", "bluff", "claimed", "true", "call", "roll",
+                                       "pass")))
+    console.print(table)
+
+
+# --------------------------------------------------------------------------- Yatzy
+
+
+@solve_app.command("yatzy")
+@friendly
+def solve_yatzy(
+    preset: str = typer.Option(None, "--preset", help="yatzy, yahtzee, tarningspoker, ..."),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Optimal solitaire Yatzy: the highest expected score under a rule set."""
+    from kastkopp.games.yatzy import YatzyRules
+    from kastkopp.strategy.yatzy_solver import cache_dir, cache_key, solve
+
+    rules = _rules(YatzyRules, preset, rule)
+    with _progress("solving", 1) as update:
+        def progress(done: int, total: int) -> None:
+            update(done / total)
+
+        table = solve(rules, progress=progress, cache=not fresh)
+    path = cache_dir() / f"yatzy-{cache_key(rules)}.npz"
+    data = {"game": "yatzy", "preset": preset, "rules": rules.changed(),
+            "expected_score": round(table.expected_score, 6), "seconds": table.seconds,
+            "cached": table.from_cache, "cache": str(path)}
+    if as_json:
+        _print_json(data)
+        return
+    source = "from the cache" if table.from_cache else "solved"
+    console.print(f"Expected score with optimal play: [bold]{table.expected_score:.6f}[/] "
+                  f"({source} in {table.seconds:.2f} s)", highlight=False)
+
+
+def _read_dice(text: str) -> tuple[int, ...]:
+    from kastkopp.engine import IllegalAction
+
+    digits = [c for c in text if not c.isspace() and c not in ",;"]
+    if not all(c.isdigit() for c in digits):
+        raise IllegalAction(f"the dice must be five values 1 to 6, not '{text.strip()}'")
+    return tuple(int(c) for c in digits)
+
+
+@advise_app.command("yatzy")
+@friendly
+def advise_yatzy(
+    dice: str = typer.Option(..., "--dice", help="the dice in hand, e.g. '3 3 5 5 1'"),
+    rerolls: int = typer.Option(..., "--rerolls", help="rerolls left this turn (2 after "
+                                "the first throw)"),
+    used: str = typer.Option("", "--used", help="rows already written, e.g. ones,pair"),
+    upper: int = typer.Option(0, "--upper", help="the upper-part sum so far"),
+    yatzy_zero: bool = typer.Option(False, "--yatzy-zero",
+                                    help="the Yatzy row was crossed out (holds 0)"),
+    score: float = typer.Option(0.0, "--score", help="points already on the sheet"),
+    preset: str = typer.Option(None, "--preset"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Every choice now with its expected final score, best first (from the solved table)."""
+    from kastkopp.games.yatzy import YatzyRules
+    from kastkopp.strategy.yatzy_optimal import table_for
+
+    rules = _rules(YatzyRules, preset, rule)
+    rows = [r.strip() for r in used.split(",") if r.strip()]
+    faces = _read_dice(dice)
+    with _progress("solving the table (once)", 1):
+        table = table_for(rules)
+    advice = table.advise(used=rows, upper=upper, dice=faces, rerolls=rerolls,
+                          yatzy_zero=yatzy_zero, already=score)
+    if as_json:
+        _print_json({"game": "yatzy", "preset": preset, "rules": rules.changed(),
+                     "choices": [c.to_json() for c in advice]})
+        return
+    best = advice[0].expected
+    out = RichTable(title="Choices, best first (expected final score)")
+    out.add_column("choice")
+    out.add_column("expected", justify="right")
+    out.add_column("loss", justify="right")
+    for c in advice:
+        out.add_row(c.choice, f"{c.expected:.3f}", f"{best - c.expected:.3f}")
+    console.print(out)
+
+
+# --------------------------------------------------------------------------- liar's dice
+
+
+@solve_app.command("liars_dice")
+@friendly
+def solve_liars(
+    dice: int = typer.Option(1, "--dice", min=1, max=5, help="dice in each cup"),
+    preset: str = typer.Option(None, "--preset", help="kastkopp rules (default lognare)"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    openspiel: bool = typer.Option(False, "--openspiel", help="OpenSpiel's rules: the "
+                                   "highest face wild, bids by count then face"),
+    faces: int = typer.Option(6, "--faces", min=2, max=9, help="faces (OpenSpiel rules)"),
+    target: float = typer.Option(1e-3, "--target", min=1e-7, max=0.5,
+                                 help="exploitability to reach"),
+    variant: str = typer.Option("cfr+", "--variant", help="cfr+ or dcfr"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """One round of two-player liar's dice: its value and an equilibrium, by CFR."""
+    from kastkopp.engine import RuleError
+    from kastkopp.games.liars_bidding import Bidding
+    from kastkopp.games.liars_dice import LiarsRules
+    from kastkopp.strategy.liars_equilibrium import solve
+
+    if variant not in ("cfr+", "dcfr"):
+        raise RuleError(f"the variant is cfr+ or dcfr, not '{variant}'")
+    if openspiel:
+        if preset or rule:
+            raise RuleError("--openspiel fixes the rules; leave out --preset and --rule")
+        bidding = Bidding.openspiel(dice=dice, faces=faces)
+    else:
+        if faces != 6:
+            raise RuleError("kastkopp's liar's dice has six faces; --faces goes with "
+                            "--openspiel")
+        rules = _rules(LiarsRules, preset or "lognare", [*rule, f"dice={dice}"])
+        bidding = Bidding.from_rules(rules)
+    with _progress("solving", 1) as update:
+        eq = solve(bidding, target=target, variant=variant,
+                   progress=lambda i, gap: update(min(1.0, target / max(gap, 1e-12))))
+    data = eq.to_json()
+    if as_json:
+        _print_json(data)
+        return
+    console.print(f"First bidder's value: [bold]{eq.game_value:+.5f}[/] "
+                  f"(exploitability {eq.exploitability:.1e} after {eq.iterations} "
+                  f"iterations, {eq.seconds:.1f} s)", highlight=False)
+    out = RichTable(title="How the first bidder opens, by cup")
+    out.add_column("cup")
+    out.add_column("opening bids")
+    for row in data["opening"]:
+        out.add_row(row["cup"], ", ".join(f"{b[4:]} {p:.0%}" for b, p in row["bids"].items()))
+    console.print(out)

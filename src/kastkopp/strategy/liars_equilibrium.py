@@ -1,0 +1,202 @@
+"""Equilibrium play for one round of two-player liar's dice, by CFR over the bidding tree.
+
+Each player's private hand is his cup (a sorted roll); everything else — the bids and the
+challenge — is public. So the public tree is the tree of bid sequences, and
+:mod:`kastkopp.strategy.cfr` carries, along it, one vector per player over his possible
+cups. A leaf is a challenge of the last bid: the bidder wins one if the lifted dice hold it.
+Which bids exist, which may open and how dice are counted come from
+:class:`kastkopp.games.liars_bidding.Bidding` (kastkopp's rule sets, or OpenSpiel's).
+
+The tree has one node per increasing sequence of bids, so it doubles with every bid: one
+die each with six faces is 2^12 sequences, two dice each with four faces 2^16. Bigger games
+are refused with the reason.
+
+Usage::
+
+    >>> from kastkopp.games.liars_bidding import Bidding
+    >>> eq = solve(Bidding.openspiel(dice=1, faces=3), target=1e-4)
+    >>> eq.exploitability < 1e-4, -1 < eq.game_value < 1
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kastkopp.dice import Faces, multisets
+from kastkopp.engine import Action, Player, RuleError
+from kastkopp.games.liars_bidding import Bidding
+from kastkopp.games.liars_dice import LiarsDice, LiarsRules
+from kastkopp.strategy.cfr import Array, Decision, Leaf, Solver, build
+
+MAX_NODES = 300_000
+CALL = "dudo"
+
+
+@dataclass(frozen=True)
+class BiddingGame:
+    """The public tree of one round: a node is the tuple of bids made (indices)."""
+
+    bidding: Bidding
+
+    @property
+    def cups(self) -> tuple[list[Faces], list[Faces]]:
+        return tuple([h for h, _ in multisets(d, self.bidding.faces)]  # type: ignore[return-value]
+                     for d in self.bidding.dice)
+
+    @property
+    def hands(self) -> tuple[int, int]:
+        a, b = self.cups
+        return (len(a), len(b))
+
+    def chance(self) -> Array:
+        p0, p1 = ([float(p) for _, p in multisets(d, self.bidding.faces)]
+                  for d in self.bidding.dice)
+        return np.outer(p0, p1)
+
+    def root(self) -> Hashable:
+        return ()
+
+    def expand(self, node: Hashable) -> Decision | Leaf:
+        assert isinstance(node, tuple)
+        if node and node[-1] == CALL:
+            return Leaf((node[-2], (len(node) - 2) % 2))  # the bid challenged, its bidder
+        bids = self.bidding.bids
+        options = self.bidding.higher(bids[node[-1]]) if node else self.bidding.openings()
+        actions: list[tuple[str, Hashable]] = [
+            (str(b), (*node, bids.index(b))) for b in options]
+        if node:
+            actions.append((CALL, (*node, CALL)))
+        return Decision(len(node) % 2, actions)
+
+    def payoff(self, key: Hashable) -> Array:
+        """The first bidder's winnings for each pair of cups when ``key`` is challenged."""
+        assert isinstance(key, tuple)
+        index, bidder = key
+        bid = self.bidding.bids[index]
+        first, second = self.cups
+        holds = np.array([[self.bidding.holds(bid, a + b) for b in second] for a in first])
+        win = np.where(holds, 1.0, -1.0)
+        return win if bidder == 0 else -win
+
+
+def _tree(bidding: Bidding) -> tuple[BiddingGame, Any]:
+    game = BiddingGame(bidding)
+    size = 2 ** len(bidding.bids)
+    if size > MAX_NODES:
+        raise RuleError(f"{len(bidding.bids)} possible bids make about {size:,} bid sequences; "
+                        f"the solver takes up to {MAX_NODES:,} (fewer dice or faces)")
+    return game, build(game, max_nodes=4 * MAX_NODES)
+
+
+@dataclass
+class LiarsEquilibrium:
+    """A solved round: its value for the first bidder, the strategy, and its quality."""
+
+    bidding: Bidding
+    solver: Solver
+    game_value: float
+    exploitability: float
+    seconds: float
+    cups: tuple[list[Faces], list[Faces]]
+
+    @property
+    def iterations(self) -> int:
+        return self.solver.iterations
+
+    def policy(self, bids: tuple[str, ...], cup: Faces) -> dict[str, float]:
+        """How the player to move bids (or challenges) after ``bids`` holding ``cup``."""
+        bidding = self.bidding
+        names = {str(b): i for i, b in enumerate(bidding.bids)}
+        node = tuple(names[b] for b in bids)
+        if node not in self.solver.tree.index:
+            raise RuleError(f"no such bidding in this round: {' '.join(bids) or 'the opening'}")
+        player = len(node) % 2
+        hand = self.cups[player].index(tuple(sorted(cup)))
+        return {label: float(p[hand]) for label, p in self.solver.policy(node).items()}
+
+    def opening_rows(self) -> list[dict[str, Any]]:
+        """For each cup of the first bidder: his most likely opening bids."""
+        rows = []
+        for cup in self.cups[0]:
+            policy = self.policy((), cup)
+            top = sorted(policy.items(), key=lambda kv: -kv[1])[:3]
+            rows.append({"cup": " ".join(map(str, cup)),
+                         "bids": {label: p for label, p in top if p > 0.001}})
+        return rows
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": "liars_dice", "dice": list(self.bidding.dice),
+                "faces": self.bidding.faces, "wild": self.bidding.wild,
+                "game_value": self.game_value, "exploitability": self.exploitability,
+                "seconds": self.seconds, "iterations": self.iterations,
+                "opening": self.opening_rows()}
+
+
+def solve(bidding: Bidding, target: float = 1e-3, variant: str = "cfr+",
+          max_iterations: int = 100_000, check_every: int = 10,
+          progress: Callable[[int, float], None] | None = None) -> LiarsEquilibrium:
+    """Run CFR until the exploitability is at most ``target``."""
+    started = time.perf_counter()
+    game, tree = _tree(bidding)
+    solver = Solver(tree, variant=variant)
+    gap = solver.solve(target, max_iterations=max_iterations, check_every=check_every,
+                       callback=progress)
+    return LiarsEquilibrium(bidding, solver, solver.game_value(), gap,
+                            time.perf_counter() - started, game.cups)
+
+
+# --------------------------------------------------------------------------- the bot
+
+_SOLVED: dict[tuple[LiarsRules, tuple[int, int]], LiarsEquilibrium | None] = {}
+
+
+def equilibrium_for(rules: LiarsRules, cups: tuple[int, int]) -> LiarsEquilibrium | None:
+    """The solved round for kastkopp rules and these cups, or ``None`` if there is none
+    (rules that are not one round of bidding, or too many bids to solve)."""
+    key = (rules, cups)
+    if key not in _SOLVED:
+        try:
+            _SOLVED[key] = solve(Bidding.from_rules(rules, cups), target=1e-3)
+        except RuleError:
+            _SOLVED[key] = None
+    return _SOLVED[key]
+
+
+@dataclass
+class EquilibriumLiarsBot(Player):
+    """Two players, a cup each: bids by the solved equilibrium of the round; anywhere else
+    (more players, palifico rounds, exact calls, rounds too big to solve) the strong bot."""
+
+    game: LiarsDice
+    fallback: Player
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        eq = self._round(view)
+        if eq is None:
+            return self.fallback.choose(view, legal, rng)
+        bids = tuple(h["action"] for h in view["history"] if h["action"].startswith("bid"))
+        policy = eq.policy(bids, tuple(view["your_dice"]))
+        by_name = {str(a): a for a in legal}
+        labels = [label for label in policy if label in by_name]
+        weights = [policy[label] for label in labels]
+        if not labels or sum(weights) <= 0:
+            return self.fallback.choose(view, legal, rng)
+        return by_name[rng.choices(labels, weights=weights)[0]]
+
+    def _round(self, view: dict[str, Any]) -> LiarsEquilibrium | None:
+        alive = [s for s, a in enumerate(view["alive"]) if a]
+        if len(alive) != 2 or view["palifico"] is not None or "your_dice" not in view:
+            return None
+        history = view["history"]
+        opener = history[0]["seat"] if history else view["to_move"]
+        other = alive[1] if alive[0] == opener else alive[0]
+        cups = (view["dice_counts"][opener], view["dice_counts"][other])
+        return equilibrium_for(self.game.rules, cups)
