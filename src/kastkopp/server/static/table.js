@@ -1,0 +1,139 @@
+// The table: one WebSocket, a frame after every change, drawn by the game's renderer.
+// Only what the frame holds is ever drawn; the server sends each seat its own view.
+import {h, t, seatName} from "./ui.js";
+
+const table = JSON.parse(document.getElementById("table").textContent);
+const status = document.getElementById("status");
+const board = document.getElementById("board");
+const controls = document.getElementById("controls");
+const seating = document.getElementById("seating");
+const error = document.getElementById("error");
+const me = document.getElementById("me-name")?.textContent ?? null;
+
+let renderer = null;
+let frame = null;
+let socket = null;
+let retry = 0;
+let sentFor = -1;  // the seq we last acted on: one action per position
+let nextId = 1;
+
+async function loadRenderer() {
+  try {
+    renderer = await import(`./games/${table.game}.js`);
+  } catch {
+    renderer = await import("./games/default.js");
+  }
+}
+
+function send(action) {
+  if (!frame || !socket || socket.readyState !== WebSocket.OPEN) return;
+  sentFor = frame.seq;
+  error.textContent = "";
+  socket.send(JSON.stringify({action, seq: frame.seq, id: nextId++}));
+  controls.querySelectorAll("button,select").forEach((el) => { el.disabled = true; });
+}
+
+function statusLine() {
+  if (!frame) return "";
+  if (frame.status === "over") return t("Game over");
+  if (frame.status === "open") return t("Waiting for players");
+  if (frame.to_move === null || frame.to_move === undefined) return "";
+  if (frame.seat !== null && frame.to_move === frame.seat) return t("Your turn");
+  return t("Waiting for {name}", {name: seatName(frame, frame.to_move)});
+}
+
+function drawSeating(summary) {
+  const items = summary.seats.map((s, i) => h("li", {class: i === frame?.to_move ? "to-move" : ""},
+    s.name ?? (s.bot ? `bot:${s.bot}` : "—")));
+  const parts = [h("ol", {class: "seats"}, ...items)];
+  if (summary.status === "open") {
+    const mine = summary.seats.some((s) => s.name === me);
+    if (me && !mine && summary.seats.some((s) => !s.name && !s.bot)) {
+      parts.push(h("button", {type: "button", id: "join", onclick: () => tableAction("join")},
+        t("Join this table")));
+    }
+    if (me && mine && summary.seats[0].name === me) {
+      parts.push(h("button", {type: "button", id: "start", onclick: () => tableAction("start")},
+        t("Start the game")));
+      const bots = summary.seats.some((s) => !s.name && !s.bot);
+      if (bots) {
+        parts.push(h("button", {type: "button", id: "start-fill",
+          onclick: () => tableAction("start", {fill: "random"})}, t("Fill empty seats with a bot")));
+      }
+    }
+  }
+  seating.replaceChildren(...parts);
+}
+
+async function tableAction(what, body = {}) {
+  const response = await fetch(`/api/tables/${table.id}/${what}`, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) { error.textContent = data.detail; return; }
+  Object.assign(table, data);
+  drawSeating(table);
+  if (what === "join") connect(true);
+}
+
+function draw() {
+  status.textContent = statusLine();
+  document.body.dataset.status = frame.status;
+  document.body.dataset.seq = frame.seq;
+  document.body.dataset.toMove = frame.to_move ?? "";
+  document.body.dataset.seat = frame.seat ?? "";
+  if (frame.status !== "open") {
+    table.status = frame.status;
+    drawSeating({...table, seats: frame.seats.map((label) => label.startsWith("bot:")
+      ? {bot: label.slice(4)} : {name: label})});
+  }
+  document.body.dataset.mine = "no";
+  if (!frame.view) { board.replaceChildren(); controls.replaceChildren(); return; }
+  const mine = frame.seat !== null && frame.to_move === frame.seat && frame.seq > sentFor;
+  document.body.dataset.mine = mine ? "yes" : "no";
+  const drawn = renderer.render(frame, {send, mine});
+  board.replaceChildren(drawn.board);
+  controls.replaceChildren(mine && drawn.controls ? drawn.controls : "");
+  if (frame.status === "over" && frame.server_seed) {
+    document.getElementById("seed").textContent = `server_seed: ${frame.server_seed}`;
+  }
+}
+
+function connect(again = false) {
+  if (again && socket) { socket.onclose = null; socket.close(); }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/api/tables/${table.id}/ws`);
+  socket.onopen = () => { retry = 0; document.body.dataset.connected = "yes"; };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      frame = message;
+      draw();
+    } else if (message.type === "error") {
+      error.textContent = message.error;
+      sentFor = -1;
+      if (frame) draw();
+    }
+  };
+  socket.onclose = () => {
+    document.body.dataset.connected = "no";
+    status.textContent = t("Connection lost: reconnecting…");
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** retry);
+  };
+}
+
+document.addEventListener("redraw", () => { if (frame) draw(); });
+await loadRenderer();
+drawSeating(table);
+if (table.status === "open") {
+  // Poll the lobby record until the game starts, then play; the socket tells the rest.
+  status.textContent = t("Waiting for players");
+  const poll = setInterval(async () => {
+    const response = await fetch(`/api/tables/${table.id}`);
+    if (!response.ok) return;
+    const data = await response.json();
+    Object.assign(table, data);
+    if (data.status !== "open") { clearInterval(poll); connect(true); } else drawSeating(table);
+  }, 700);
+}
+connect();
