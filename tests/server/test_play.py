@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from servertools import Frames, guest, new_table, play_by_websocket, token
 
 from kastkopp.dice import CommitRevealDice
-from kastkopp.engine import Table, load, registered, verify_log
+from kastkopp.engine import Table, registered, verify_log
 from kastkopp.server.app import create_app
 
 GAMES = sorted(registered())
@@ -54,17 +54,22 @@ def test_a_full_game_over_websocket_with_bots_ends_with_a_fair_log(client, game)
     assert Table.from_json(log).state.is_over()
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_client_never_receives_another_seats_hidden_dice(client, game):
-    """Checked on the raw frames: each is exactly the seat's view and public table facts,
-    and would be byte for byte the same whatever the dice hidden from that seat."""
+People = tuple[dict[str, str], dict[str, str]]
+
+
+def two_people_at_a_table(client, game: str) -> tuple[str, People]:
+    """A started table with Anna in seat 0 and Bo in seat 1 (bots in any other seats)."""
     players, seats = humans_and_bots(game, 2)
     anna, bo = guest(client, "Anna"), guest(client, "Bo")
     table = new_table(client, anna, game, players, seats[1:])
-    table_id = table["id"]
-    assert client.post(f"/api/tables/{table_id}/join", json={},
+    assert client.post(f"/api/tables/{table['id']}/join", json={},
                        headers=bo).status_code == 200
-    client.post(f"/api/tables/{table_id}/start", json={"fill": "random"}, headers=anna)
+    client.post(f"/api/tables/{table['id']}/start", json={"fill": "random"}, headers=anna)
+    return str(table["id"]), (anna, bo)
+
+
+def play_two(client, table_id: str, people: People) -> dict[int, Frames]:
+    """Anna and Bo play to the end, each on a WebSocket of their own; their raw frames."""
     frames = {0: Frames(), 1: Frames()}
     url = f"/api/tables/{table_id}/ws?token="
     errors: list[BaseException] = []
@@ -76,13 +81,22 @@ def test_a_client_never_receives_another_seats_hidden_dice(client, game):
         except BaseException as exc:  # reported below, in the test's own thread
             errors.append(exc)
 
-    threads = [threading.Thread(target=seat, args=(0, anna)),
-               threading.Thread(target=seat, args=(1, bo))]
+    threads = [threading.Thread(target=seat, args=(number, headers))
+               for number, headers in enumerate(people)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
     assert not errors and not any(t.is_alive() for t in threads)
+    return frames
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_client_never_receives_another_seats_hidden_dice(client, game):
+    """Checked on the raw frames: each is exactly the seat's view and public table facts,
+    and would be byte for byte the same whatever the dice hidden from that seat."""
+    table_id, people = two_people_at_a_table(client, game)
+    frames = play_two(client, table_id, people)
     rng = random.Random(7)
     log = client.get(f"/api/tables/{table_id}/log").json()
     states = replayed_states(log)
@@ -106,16 +120,25 @@ def test_a_client_never_receives_another_seats_hidden_dice(client, game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_log_hides_private_dice_until_the_game_ends(client, game):
-    anna = guest(client, "Anna")
-    players, seats = humans_and_bots(game, 1)
-    table = new_table(client, anna, game, players, seats)
-    client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna)
-    log = client.get(f"/api/tables/{table['id']}/log").json()
-    assert "server_seed" not in log["dice"]
-    assert log["dice"]["server_seed_sha256"] == table["seed_sha256"]
-    chance = load(game, players=players).new_state().chance()
-    if chance is not None and chance.private:
-        assert log["events"][0]["type"] == "roll" and log["events"][0]["faces"] is None
+    table_id, people = two_people_at_a_table(client, game)
+    table = client.get(f"/api/tables/{table_id}").json()
+    during = client.get(f"/api/tables/{table_id}/log").json()
+    assert table["status"] == "playing" and "server_seed" not in during["dice"]
+    assert during["dice"]["server_seed_sha256"] == table["seed_sha256"]
+    play_two(client, table_id, people)
+    after = client.get(f"/api/tables/{table_id}/log").json()
+    assert verify_log(after) == []
+    # replaying the complete log tells which rolls were private: only those were blanked
+    state = Table.from_json({**after, "events": []}).state
+    for hidden, event in zip(during["events"], after["events"], strict=False):
+        if event["type"] == "roll":
+            chance = state.chance()
+            assert chance is not None
+            assert hidden["faces"] == (None if chance.private else event["faces"])
+            state = state.resolve(tuple(event["faces"]))
+        else:
+            assert hidden == event
+            state = state.apply(event["action"])
 
 
 def start_two_player_table(client, game="mia"):

@@ -260,3 +260,33 @@ def test_kastkopp_serve_starts_the_server_on_the_given_port_and_database(tmp_pat
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_match_goes_on_after_kill_9_between_its_games(tmp_path, servers):
+    db = str(tmp_path / "k.db")
+    server = ServerProcess(db).start()
+    servers.append(server)
+    anna = guest(server, "Anna")
+    name = httpx.get(server.url + "/api/account", headers=anna).json()["name"]
+    series_id = httpx.post(server.url + "/api/series", headers=anna, json={
+        "format": "match", "game": "mia", "players": [name, "bot:random"],
+        "best_of": 3}).json()["id"]
+    first = httpx.get(f"{server.url}/api/series/{series_id}").json()["tables"][0]["id"]
+    play_acknowledged(ws_url(server, first, anna), threading.Event(), [], 1)
+    server.kill()  # right after the first game ended
+    restarted = ServerProcess(db).start()
+    servers.append(restarted)
+    played = {first}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        summary = httpx.get(f"{restarted.url}/api/series/{series_id}").json()
+        if summary["status"] == "over":
+            break
+        for table in summary["tables"]:
+            if table["status"] == "playing" and table["id"] not in played:
+                played.add(table["id"])
+                play_acknowledged(ws_url(restarted, table["id"], anna), threading.Event(),
+                                  [], len(played))
+        time.sleep(0.05)
+    assert summary["status"] == "over" and summary["winner"] in (name, "bot:random")
+    assert summary["tables"][0]["id"] == first and len(played) >= 2
