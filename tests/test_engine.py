@@ -114,3 +114,10 @@ def test_ranking_groups_equal_keys_and_places_count_seats_ahead():
     assert ranking == ((1, 2), (0,), (3,))
     outcome = Outcome(ranking=ranking, scores=(3, 5, 5, 1), payoffs=(0, 0, 0, 0))
     assert [outcome.place(s) for s in range(4)] == [3, 1, 1, 4]
+
+
+def test_a_game_refuses_another_games_rules():
+    mia = load("mia", players=2)
+    knack_rules = load("knack", players=2).rules
+    with pytest.raises(RuleError, match="played with its own rules"):
+        type(mia)(rules=knack_rules, players=2)

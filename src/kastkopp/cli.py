@@ -36,6 +36,7 @@ from kastkopp.engine import (
     registered,
     verify_log,
 )
+from kastkopp.sheets.cli import sheet_app
 from kastkopp.strategy import bot_help, bot_names, make_bot
 from kastkopp.strategy.cli import register as register_solvers
 
@@ -43,6 +44,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="kastkopp — the Scandinavian dice games.")
 console = Console()
 errors = Console(stderr=True, soft_wrap=True)
+app.add_typer(sheet_app, name="sheet")
 
 F = TypeVar("F", bound=Callable[..., Any])
 

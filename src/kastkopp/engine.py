@@ -277,6 +277,9 @@ class Game(ABC):
     hidden_information: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, self.rules_class):
+            raise RuleError(f"{self.title or self.name} is played with its own rules, not "
+                            f"{type(self.rules).__name__}")
         if not self.min_players <= self.players <= self.max_players:
             raise RuleError(f"{self.title or self.name} is for {self.min_players} to "
                             f"{self.max_players} players, not {self.players}")

@@ -662,10 +662,6 @@ class Knack(Game):
     rules_class: ClassVar[type[Rules]] = KnackRules
     hidden_information: ClassVar[bool] = False
 
-    def check_players(self) -> None:
-        if not isinstance(self.rules, KnackRules):
-            raise RuleError("Knack needs Knack rules")
-
     def new_state(self) -> KnackState:
         n = self.players
         ledger = Ledger(n, stacks=self.rules.stacks(n)).ante_all(self.rules.ante)

@@ -884,10 +884,6 @@ class LiarsDice(Game):
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = LiarsRules
 
-    def check_players(self) -> None:
-        if not isinstance(self.rules, LiarsRules):
-            raise RuleError("liar's dice needs liar's dice rules")
-
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
         # every preset once; three players where exact calls or passing the cup need them

@@ -474,10 +474,6 @@ class Linka(Game):
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = LinkaRules
 
-    def check_players(self) -> None:
-        if not isinstance(self.rules, LinkaRules):
-            raise RuleError("Linka needs Linka rules")
-
     def new_state(self) -> LinkaState:
         n = self.players
         ledger = Ledger(n, stacks=self.rules.stacks(n)).ante_all(self.rules.ante)

@@ -440,10 +440,6 @@ class Mia(Game):
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = MiaRules
 
-    def check_players(self) -> None:
-        if not isinstance(self.rules, MiaRules):
-            raise RuleError("Slosch needs Slosch rules")
-
     def new_state(self) -> MiaState:
         ledger = Ledger(self.players)
         if self.rules.stake:

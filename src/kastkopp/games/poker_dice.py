@@ -873,10 +873,6 @@ class PokerDice(Game):
     default_players: ClassVar[int] = 2
     rules_class: ClassVar[type[Rules]] = PokerDiceRules
 
-    def check_players(self) -> None:
-        if not isinstance(self.rules, PokerDiceRules):
-            raise RuleError("Liar Dice needs Liar Dice rules")
-
     def new_state(self) -> PokerDiceState:
         if self.rules.opener:
             caller = self.rules.opener - 1

@@ -762,10 +762,6 @@ class Yatzy(Game):
     hidden_information: ClassVar[bool] = False
     rules_class: ClassVar[type[Rules]] = YatzyRules
 
-    def check_players(self) -> None:
-        if not isinstance(self.rules, YatzyRules):
-            raise RuleError("Yatzy needs Yatzy rules")
-
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
         # the default rules are the yatzy preset, so it is not played twice; the player

@@ -1,0 +1,296 @@
+"""``kastkopp sheet ...``: keep score of a game played with real dice, in a file.
+
+::
+
+    kastkopp sheet new liars_dice --players "Anna,Ben,Cara" game.sheet
+    kastkopp sheet add game.sheet loss Ben          # or: 0 1 0
+    kastkopp sheet add game.sheet exact Anna
+    kastkopp sheet set game.sheet dice=3            # every count is derived again
+    kastkopp sheet undo game.sheet --steps 2
+    kastkopp sheet show game.sheet [--json]
+    kastkopp sheet export game.sheet --csv
+
+Every command that changes the sheet checks the change first (an impossible entry is refused
+with the reason and the file is left as it was), writes the file atomically and prints the
+sheet. What a sheet accepts is told by its kind (:mod:`kastkopp.sheets`), not here.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import json
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table as RichTable
+
+from kastkopp.engine import KastkoppError, RuleError
+from kastkopp.sheets import Sheet, kinds
+from kastkopp.sheets import sheetfile as files
+from kastkopp.sheets.history import History
+
+sheet_app = typer.Typer(no_args_is_help=True, help="Keep score of a game played with real "
+                        "dice: enter what happened, every number is derived.")
+console = Console()
+errors = Console(stderr=True, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# Cells like -1 are entries, not options.
+ENTRY_COMMAND = {"ignore_unknown_options": True, "allow_extra_args": False}
+
+
+def friendly(func: F) -> F:
+    """The project's errors as one clear line and exit code 2; the file stays as it was."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except KastkoppError as exc:
+            errors.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+            raise typer.Exit(2) from None
+        except OSError as exc:
+            errors.print(f"[bold red]error:[/] {escape(str(exc.strerror or exc))}: "
+                         f"{escape(str(exc.filename or ''))}", highlight=False)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def change(path: Path, *lines: str) -> History:
+    """Make changes to the sheet in ``path``: all of them, or (on an error) none."""
+    history = files.read(path)
+    for line in lines:
+        history = history.do(line)
+    files.write(path, history)
+    return history
+
+
+# --------------------------------------------------------------------------- showing
+
+
+def render(sheet: Sheet) -> None:
+    """The sheet as the table players know, then the flags and the standings."""
+    derived = sheet.derive()
+    header, *rows = derived.grid
+    table = RichTable(title=escape(f"{sheet.kind.title} · " + describe_rules(sheet)),
+                      title_justify="left")
+    for index, column in enumerate(header):
+        table.add_column(escape(column or ""), justify="left" if index == 0 else "right")
+    for row in rows:
+        table.add_row(*(derived.empty if cell is None else escape(cell) for cell in row))
+    console.print(table, highlight=False)
+    for flag in derived.flags:
+        console.print(f"[yellow]! entry {flag.entry + 1} ({escape(flag.text)}): "
+                      f"{escape(flag.reason)}[/]", highlight=False)
+    console.print(escape(standings_line(sheet)), highlight=False)
+
+
+def describe_rules(sheet: Sheet) -> str:
+    changed = sheet.changed_rules()
+    preset = f"preset {sheet.preset}" if sheet.preset else "default rules"
+    if not changed:
+        return preset
+    return preset + ", " + ", ".join(f"{k}={sheet.rule_text(k)}" for k in changed)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def standings_line(sheet: Sheet) -> str:
+    derived = sheet.derive()
+    parts = []
+    for s in sorted(derived.standings, key=lambda s: s.place):
+        count = s.count if isinstance(s.count, int) else f"{s.count:g}"
+        word = derived.count_name
+        if count == 1:
+            word = {"dice": "die", "lives": "life", "points": "point"}.get(word, word)
+        what = f"{word} {count}" if word in ("total", "balance") else f"{count} {word}"
+        if s.out is not None:
+            what += f", out in round {s.out}"
+        if "result" in s.extra:
+            what += f", result {s.extra['result']:+g}"
+        if "winnings" in s.extra:
+            what += f", pot {s.extra['winnings']:+d}"
+        parts.append(f"{ordinal(s.place)} {s.name} ({what})")
+    state = "finished" if derived.finished else "not finished"
+    winners = derived.winners
+    if len(winners) == 1:
+        state += f": {winners[0].name} wins"
+    elif winners:
+        state += ": " + " and ".join(w.name for w in winners) + " share the win"
+    return f"{' · '.join(parts)} — {state}"
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@sheet_app.command("new")
+@friendly
+def new_command(
+    game: str = typer.Argument(..., metavar="GAME",
+                               help="the game ('kastkopp sheet games' lists them)"),
+    file: Path = typer.Argument(..., metavar="FILE", help="the sheet file to create"),
+    players: str = typer.Option(..., "--players", help='the players in order, e.g. '
+                                '"Anna,Ben,Cara"'),
+    preset: str = typer.Option(None, "--preset", help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value (repeatable)"),
+    force: bool = typer.Option(False, "--force", help="replace an existing file"),
+) -> None:
+    """Start a sheet for GAME in FILE."""
+    if file.exists() and not force:
+        raise RuleError(f"{file} already exists (use another name, or --force to replace it)")
+    rules: dict[str, str] = {}
+    for pair in rule:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise RuleError(f"write a house rule as name=value, not '{pair}'")
+        rules[name.strip()] = value.strip()
+    names = [n.strip() for n in players.split(",")]
+    sheet = Sheet.new(game, names, preset, **rules)
+    files.write(file, History(sheet))
+    render(sheet)
+
+
+@sheet_app.command("add", context_settings=ENTRY_COMMAND)
+@friendly
+def add_command(
+    file: Path = typer.Argument(..., metavar="FILE"),
+    entry: list[str] = typer.Argument(..., metavar="ENTRY...",
+                                      help="e.g. 'loss Ben', 0 1 0, 'Anna fours 4 4 4 1 2' "
+                                           "or 'Anna 3 Ben 3 won Ben'"),
+) -> None:
+    """Add one round, one row or one pot to the sheet."""
+    render(change(file, "add " + shlex.join(entry)).sheet)
+
+
+@sheet_app.command("edit", context_settings=ENTRY_COMMAND)
+@friendly
+def edit_command(
+    file: Path = typer.Argument(..., metavar="FILE"),
+    number: int = typer.Argument(..., metavar="NUMBER", help="which entry (1 is the first)"),
+    entry: list[str] = typer.Argument(..., metavar="ENTRY..."),
+) -> None:
+    """Replace an entry, e.g. one that a rule change flagged."""
+    render(change(file, f"edit {number} " + shlex.join(entry)).sheet)
+
+
+@sheet_app.command("set")
+@friendly
+def set_command(
+    file: Path = typer.Argument(..., metavar="FILE"),
+    rules: list[str] = typer.Argument(..., metavar="NAME=VALUE..."),
+) -> None:
+    """Change house rules mid-game: everything is derived again from the same entries."""
+    for pair in rules:
+        if "=" not in pair:
+            raise RuleError(f"write a house rule as name=value, not '{pair}'")
+    render(change(file, *(f"set {shlex.quote(pair)}" for pair in rules)).sheet)
+
+
+@sheet_app.command("insert")
+@friendly
+def insert_command(
+    file: Path = typer.Argument(..., metavar="FILE"),
+    name: str = typer.Argument(..., metavar="NAME"),
+    at: int = typer.Option(None, "--at", help="the column to sit in (1 is the first)"),
+) -> None:
+    """A player who joins now, from the next entry on."""
+    line = f"insert {shlex.quote(name)}" + (f" at {at}" if at is not None else "")
+    render(change(file, line).sheet)
+
+
+@sheet_app.command("rename")
+@friendly
+def rename_command(file: Path = typer.Argument(..., metavar="FILE"),
+                   old: str = typer.Argument(..., metavar="OLD"),
+                   new: str = typer.Argument(..., metavar="NEW")) -> None:
+    """Rename a player."""
+    render(change(file, f"rename {shlex.quote(old)} {shlex.quote(new)}").sheet)
+
+
+@sheet_app.command("move")
+@friendly
+def move_command(file: Path = typer.Argument(..., metavar="FILE"),
+                 name: str = typer.Argument(..., metavar="NAME"),
+                 position: int = typer.Argument(..., metavar="POSITION")) -> None:
+    """Show a player's column at another position (1 is the first)."""
+    render(change(file, f"move {shlex.quote(name)} {position}").sheet)
+
+
+@sheet_app.command("undo")
+@friendly
+def undo_command(file: Path = typer.Argument(..., metavar="FILE"),
+                 steps: int = typer.Option(1, "--steps", min=1)) -> None:
+    """Take back the last change (or the last N)."""
+    history = files.read(file).undo(steps)
+    files.write(file, history)
+    render(history.sheet)
+
+
+@sheet_app.command("redo")
+@friendly
+def redo_command(file: Path = typer.Argument(..., metavar="FILE"),
+                 steps: int = typer.Option(1, "--steps", min=1)) -> None:
+    """Bring back what undo took back."""
+    history = files.read(file).redo(steps)
+    files.write(file, history)
+    render(history.sheet)
+
+
+@sheet_app.command("show")
+@friendly
+def show_command(file: Path = typer.Argument(..., metavar="FILE"),
+                 as_json: bool = typer.Option(False, "--json", help="machine-readable")) -> None:
+    """The sheet: every cell entered, every number derived, who stands where."""
+    history = files.read(file)
+    if as_json:
+        data = history.sheet.to_json()
+        data["undo"] = len(history.changes)
+        data["redo"] = len(history.undone)
+        console.print_json(json.dumps(data, ensure_ascii=False))
+        return
+    render(history.sheet)
+
+
+@sheet_app.command("export")
+@friendly
+def export_command(file: Path = typer.Argument(..., metavar="FILE"),
+                   as_csv: bool = typer.Option(False, "--csv", help="comma-separated values"),
+                   output: Path = typer.Option(None, "--output", "-o",
+                                               help="write here instead of printing")) -> None:
+    """The table for a spreadsheet. Empty cells stay empty (they are not zeros)."""
+    if not as_csv:
+        raise RuleError("say which format: --csv")
+    sheet = files.read(file).sheet
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for row in sheet.derive().grid:
+        writer.writerow(["" if cell is None else cell.replace("−", "-") for cell in row])
+    writer.writerow([])
+    writer.writerow(["place", "name", sheet.derive().count_name])
+    for s in sorted(sheet.derive().standings, key=lambda s: s.place):
+        writer.writerow([s.place, s.name, s.count])
+    if output is None:
+        typer.echo(buffer.getvalue(), nl=False)
+    else:
+        output.write_text(buffer.getvalue(), encoding="utf-8")
+
+
+@sheet_app.command("games")
+@friendly
+def games_command() -> None:
+    """The games a sheet can be kept for, and what an entry looks like for each."""
+    for name, kind in sorted(kinds().items()):
+        console.print(f"[bold]{name}[/] — {kind.title}: {escape(kind.entry_help)}",
+                      highlight=False)
