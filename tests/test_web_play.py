@@ -368,3 +368,71 @@ def test_the_language_follows_the_browser_and_the_switch(browser: Any, server: s
     page.wait_for_url("**lang=en")
     assert page.locator("#create-button").inner_text() == "Create the table"
     context.close()
+
+
+# --------------------------------------------------------------------------- the score keeper
+
+# Seed 003's worked example: Anna, Ben, Cara and the cells of 13 rounds.
+SEED_CELLS = ["0 1 0", "1 0 0", "0 1 0", "0 0 1", "-1 0 0", "0 1 0", "0 0 1", "0 1 0",
+              "0 1 0", "0 - 1", "1 - 0", "0 - 1", "0 - 1"]
+
+
+def standings(page: Any) -> list[str]:
+    return page.locator("#standings li").all_inner_texts()
+
+
+def add_entry(page: Any, text: str) -> None:
+    count = int(page.evaluate("document.body.dataset.entries || '0'"))
+    page.fill("#entry", text)
+    page.click("#add")
+    page.wait_for_function("n => +document.body.dataset.entries === n", arg=count + 1)
+
+
+def test_the_score_keeper_fills_seed_003_and_keeps_working_offline(browser: Any,
+                                                                   server: str) -> None:
+    context = browser.new_context(base_url=server, locale="en")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto("/keep")
+    page.evaluate("navigator.serviceWorker.ready")
+    page.select_option("#sheet-game", "liars_dice")
+    page.fill("#sheet-players", "Anna, Ben, Cara")
+    page.click("#new-sheet-button")
+    page.wait_for_selector("#sheet-table")
+    for cells in SEED_CELLS:
+        add_entry(page, cells)
+    assert standings(page) == ["1. Anna · 4", "2. Cara · 0", "3. Ben · 0"]
+    assert page.evaluate("document.body.dataset.finished") == "yes"
+    # A wrong entry is refused with the reason and changes nothing.
+    page.fill("#entry", "loss Zed")
+    page.click("#add")
+    page.wait_for_function("document.getElementById('entry-error').textContent !== ''")
+    assert "Zed" in page.inner_text("#entry-error")
+    assert page.evaluate("document.body.dataset.entries") == "13"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "keeper-seed-003.png"), full_page=True)
+
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_function("document.body.dataset.online === 'no'")
+    assert standings(page) == ["1. Anna · 4", "2. Cara · 0", "3. Ben · 0"]
+    page.click("#undo")
+    page.wait_for_function("document.body.dataset.entries === '12'")
+    assert standings(page) == ["1. Anna · 4", "2. Cara · 1", "3. Ben · 0"]
+    assert page.evaluate("document.body.dataset.finished") == "no"
+    add_entry(page, "0 - 1")
+    page.close()
+
+    page = context.new_page()  # the tab closed and opened again, still without a network
+    page.set_default_timeout(TIMEOUT)
+    page.goto("/keep")
+    page.wait_for_function("document.body.dataset.entries === '13'")
+    assert standings(page) == ["1. Anna · 4", "2. Cara · 0", "3. Ben · 0"]
+    assert page.evaluate("document.body.dataset.online") == "no"
+    assert page.locator("#known-players option").count() == 3  # the players are remembered
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_function("document.body.dataset.online === 'yes'")
+    assert standings(page) == ["1. Anna · 4", "2. Cara · 0", "3. Ben · 0"]
+    context.close()

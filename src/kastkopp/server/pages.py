@@ -1,10 +1,12 @@
-"""The browser's pages: home, a game's rules, the lobby and the table.
+"""The browser's pages: home, a game's rules, the lobby, the table and the score keeper.
 
 Pages are rendered on the server from Jinja templates and brought to life by small
 JavaScript modules in ``static/`` (no build step). The table page plays over the same
 WebSocket as every other client and draws each frame's ``view`` with a renderer chosen by
 the game's name (``static/games/<game>.js``, else ``static/games/default.js``), so no game
-knowledge lives here.
+knowledge lives here. The score keeper (``/keep``) keeps its sheet in the browser
+(``localStorage``) and asks ``POST /api/sheets/derive`` for every number; a service worker
+(``/sw.js``) keeps the page working without a network.
 
 Language: ``?lang=sv|da|en`` chooses and remembers (a cookie); otherwise the browser's
 ``Accept-Language`` decides; English when nothing matches. Texts come from the gettext
@@ -26,13 +28,16 @@ from typing import Any
 
 from babel.support import NullTranslations, Translations
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from kastkopp.engine import registered
+from kastkopp.engine import IllegalAction, KastkoppError, registered
 from kastkopp.server import accounts
+from kastkopp.sheets import Sheet
+from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, Store
 from kastkopp.strategy import bot_help, bot_names
 
@@ -125,7 +130,8 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Click dice to keep them, then roll again or choose a row"), N_("Seat"),
       N_("Dice commitment"),
       N_("Cups revealed"), N_("Place"), N_("Round {n}"),
-      N_("ones wild")]
+      N_("ones wild"), N_("Saved in this browser"),
+      N_("Offline: saved in this browser, checked again when the network returns")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
@@ -184,6 +190,46 @@ async def table_page(table_id: str, request: Request) -> HTMLResponse:
     summary = live.summary()
     return page(request, "table.html", table=summary,
                 table_json=script_json(summary))
+
+
+# --------------------------------------------------------------------------- the score keeper
+
+
+class SheetBody(BaseModel):
+    """A score sheet as the browser keeps it: the entries as typed, nothing derived."""
+
+    game: str = Field(max_length=40, examples=["liars_dice"])
+    preset: str | None = Field(default=None, max_length=40)
+    rules: dict[str, str | int | bool] = Field(default_factory=dict)
+    players: list[str] = Field(min_length=1, max_length=20)
+    entries: list[str] = Field(default_factory=list, max_length=2000)
+
+
+@router.get("/keep", response_class=HTMLResponse)
+def keeper(request: Request) -> HTMLResponse:
+    kinds = [{"game": k.game, "title": k.title} for k in sheet_kinds().values()]
+    return page(request, "keeper.html", kinds=kinds)
+
+
+@router.post("/api/sheets/derive")
+def derive_sheet(body: SheetBody) -> dict[str, Any]:
+    """Every number of a sheet, derived from its entries by :mod:`kastkopp.sheets`."""
+    sheet = Sheet.new(body.game, [p.strip() for p in body.players], body.preset,
+                      **{k: str(v).lower() if isinstance(v, bool) else str(v)
+                         for k, v in body.rules.items()})
+    for number, entry in enumerate(body.entries, start=1):
+        try:
+            sheet = sheet.add(entry)
+        except KastkoppError as exc:
+            raise IllegalAction(f"entry {number} ({entry}): {exc}") from None
+    return sheet.to_json()
+
+
+@router.get("/sw.js")
+def service_worker() -> FileResponse:
+    """The offline worker, served from the root so it may keep the score keeper's page."""
+    return FileResponse(HERE / "static" / "sw.js", media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
 
 
 def mount(app: Any) -> None:
