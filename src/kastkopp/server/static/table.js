@@ -25,12 +25,17 @@ async function loadRenderer() {
   }
 }
 
+let pending = null;  // an action chosen while the socket was reconnecting
+
 function send(action) {
-  if (!frame || !socket || socket.readyState !== WebSocket.OPEN) return;
+  if (!frame) return;
   sentFor = frame.seq;
   error.textContent = "";
-  socket.send(JSON.stringify({action, seq: frame.seq, id: nextId++}));
+  const message = JSON.stringify({action, seq: frame.seq, id: nextId++});
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(message);
+  else pending = message;
   controls.querySelectorAll("button,select").forEach((el) => { el.disabled = true; });
+  board.querySelectorAll("button[data-action]").forEach((el) => { el.disabled = true; });
 }
 
 function statusLine() {
@@ -102,7 +107,11 @@ function connect(again = false) {
   if (again && socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/api/tables/${table.id}/ws`);
-  socket.onopen = () => { retry = 0; document.body.dataset.connected = "yes"; };
+  socket.onopen = () => {
+    retry = 0;
+    document.body.dataset.connected = "yes";
+    if (pending) { socket.send(pending); pending = null; }
+  };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
@@ -126,14 +135,14 @@ document.addEventListener("redraw", () => { if (frame) draw(); });
 await loadRenderer();
 drawSeating(table);
 if (table.status === "open") {
-  // Poll the lobby record until the game starts, then play; the socket tells the rest.
+  // Show who sits down until the game starts; the socket brings the game itself.
   status.textContent = t("Waiting for players");
   const poll = setInterval(async () => {
+    if (table.status !== "open") { clearInterval(poll); return; }
     const response = await fetch(`/api/tables/${table.id}`);
     if (!response.ok) return;
     const data = await response.json();
-    Object.assign(table, data);
-    if (data.status !== "open") { clearInterval(poll); connect(true); } else drawSeating(table);
+    if (data.status === "open") { Object.assign(table, data); drawSeating(table); }
   }, 700);
 }
 connect();
