@@ -261,6 +261,30 @@ def test_two_people_play_a_full_game_of_slosch(browser: Any, server: str) -> Non
                 assert view["last_round"]["round"] < view["round"]
 
 
+def test_a_finished_game_replays_with_every_roll_shown_and_counts_in_the_statistics(
+        browser: Any, server: str) -> None:
+    anna = sit(browser, server, "Anna")
+    table = create_table(anna, "mia", ["bot:random"], players=2)
+    anna.page.click("#start")
+    play_out([anna], lambda person: random_move(person, random.Random(5)))
+    page = anna.page
+    page.click("#replay-link")
+    page.wait_for_function("document.body.dataset.verified === 'yes'")
+    rolls = page.locator("#events li.roll")
+    assert rolls.count() > 0
+    assert rolls.locator(".die").count() == 2 * rolls.count()  # every cup shown
+    total = int(page.evaluate("document.body.dataset.step"))
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.body.dataset.step") == str(total - 1)
+    page.click("#first")
+    assert page.locator("#events li:visible").count() == 0
+    name = page.inner_text("#me-name")
+    page.goto("/stats/mia")
+    assert name in page.locator("#leaderboard").inner_text()
+    page.goto(f"/players/{name}")
+    assert page.locator(f"#history a[href='/replay/{table}']").count() == 1
+
+
 def test_perudo_with_a_bot_in_the_third_seat(browser: Any, server: str) -> None:
     anna = sit(browser, server, "Anna")
     ben = sit(browser, server, "Ben")

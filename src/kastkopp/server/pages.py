@@ -1,4 +1,4 @@
-"""The browser's pages: home, a game's rules, the lobby, the table and the score keeper.
+"""The browser's pages: home, rules, lobby, table, statistics, replays and the score keeper.
 
 Pages are rendered on the server from Jinja templates and brought to life by small
 JavaScript modules in ``static/`` (no build step). The table page plays over the same
@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from kastkopp.engine import IllegalAction, KastkoppError, registered
-from kastkopp.server import accounts
+from kastkopp.server import accounts, stats
 from kastkopp.sheets import Sheet
 from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, Store
@@ -130,7 +130,7 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Click dice to keep them, then roll again or choose a row"), N_("Seat"),
       N_("Dice commitment"),
       N_("Cups revealed"), N_("Place"), N_("Round {n}"),
-      N_("ones wild"), N_("Saved in this browser"),
+      N_("ones wild"), N_("Replay"), N_("Saved in this browser"),
       N_("Offline: saved in this browser, checked again when the network returns")]
 
 # A few lines for players on each game's page, in the page's language.
@@ -190,6 +190,33 @@ async def table_page(table_id: str, request: Request) -> HTMLResponse:
     summary = live.summary()
     return page(request, "table.html", table=summary,
                 table_json=script_json(summary))
+
+
+# --------------------------------------------------------------------------- statistics, replays
+
+
+@router.get("/stats/{game}", response_class=HTMLResponse)
+def stats_page(game: str, request: Request) -> Response:
+    games = {g["name"]: g for g in game_info(language(request))}
+    if game not in games:
+        return RedirectResponse("/", status_code=303)
+    store: Store = request.app.state.store
+    return page(request, "stats.html", game=games[game], games=list(games.values()),
+                seats=stats.by_seat(store, game), board=stats.leaderboard(store, game)[:50])
+
+
+@router.get("/players/{name}", response_class=HTMLResponse)
+def player_page(name: str, request: Request) -> HTMLResponse:
+    store: Store = request.app.state.store
+    games = stats.history(store, name[:40], 200)
+    return page(request, "player.html", name=name[:40], games=games)
+
+
+@router.get("/replay/{table_id}", response_class=HTMLResponse)
+async def replay_page(table_id: str, request: Request) -> HTMLResponse:
+    live = await request.app.state.hub.get(table_id)
+    summary = live.summary()
+    return page(request, "replay.html", table=summary, table_json=script_json(summary))
 
 
 # --------------------------------------------------------------------------- the score keeper

@@ -30,6 +30,9 @@ function ruleControl(rule) {
 function seatControls() {
   const game = games[gameSelect.value];
   const box = document.getElementById("seats");
+  // Choices already made survive a change of the number of players.
+  const before = Object.fromEntries([...box.querySelectorAll("select.seat")]
+    .map((s) => [s.id, s.value]));
   box.replaceChildren(box.firstElementChild);
   const n = Number(players.value) || game.default_players;
   for (let seat = 0; seat < n; seat++) {
@@ -39,8 +42,9 @@ function seatControls() {
     for (const [bot, help] of Object.entries(game.bots)) {
       options.push(h("option", {value: `bot:${bot}`, title: help}, `bot:${bot}`));
     }
-    box.append(h("p", {}, h("label", {for: id}, `${t("Seat")} ${seat + 1}`), " ",
-      h("select", {id, class: "seat"}, ...options)));
+    const select = h("select", {id, class: "seat"}, ...options);
+    if (before[id] && game.bots[before[id].slice(4)]) select.value = before[id];
+    box.append(h("p", {}, h("label", {for: id}, `${t("Seat")} ${seat + 1}`), " ", select));
   }
 }
 
@@ -60,7 +64,10 @@ preset.addEventListener("change", () => {
   document.getElementById("preset-help").textContent =
     games[gameSelect.value].presets[preset.value] ?? "";
 });
-gameSelect.addEventListener("change", showGame);
+gameSelect.addEventListener("change", () => {
+  document.getElementById("seats").querySelectorAll("select.seat").forEach((s) => s.remove());
+  showGame();
+});
 players.addEventListener("change", seatControls);
 
 form.addEventListener("submit", async (event) => {

@@ -100,6 +100,8 @@ function draw() {
   controls.replaceChildren(mine && drawn.controls ? drawn.controls : "");
   if (frame.status === "over" && frame.server_seed) {
     document.getElementById("seed").textContent = `server_seed: ${frame.server_seed}`;
+    document.getElementById("replay").replaceChildren(
+      h("a", {href: `/replay/${table.id}`, id: "replay-link"}, t("Replay")));
   }
 }
 
