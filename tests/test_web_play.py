@@ -37,28 +37,35 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``python -m kastkopp.server`` on a free port with a fresh SQLite database."""
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    db = tmp_path_factory.mktemp("web") / "kastkopp.db"
+        return int(sock.getsockname()[1])
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    """``python -m kastkopp.server`` on ``port``, once it answers."""
     process = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--port", str(port),
                                 "--db", str(db), "--log-level", "warning"])
-    url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
         try:
-            if httpx.get(url + "/api/games", timeout=1).status_code == 200:
-                break
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+                return process
         except httpx.HTTPError:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
             raise RuntimeError("the server did not start")
         time.sleep(0.1)
-    yield url
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server on a free port with a fresh SQLite database."""
+    port = free_port()
+    process = start_server(tmp_path_factory.mktemp("web") / "kastkopp.db", port)
+    yield f"http://127.0.0.1:{port}"
     process.terminate()
     process.wait(timeout=10)
 
@@ -373,6 +380,36 @@ def test_yatzy_to_its_final_table_and_a_reload_resumes(browser: Any, server: str
     assert all(None not in sheet for sheet in last["view"]["sheets"])
     assert not anna.errors
     screenshot(anna, "yatzy-over")
+
+
+def test_a_lost_connection_shows_and_recovers_by_itself(browser: Any,
+                                                       tmp_path: Path) -> None:
+    port, db = free_port(), tmp_path / "kastkopp.db"
+    process = start_server(db, port)
+    try:
+        anna = sit(browser, f"http://127.0.0.1:{port}", "Anna")
+        create_table(anna, "yatzy", [], players=1)
+        anna.page.click("#start")
+        anna.wait("document.body.dataset.mine === 'yes'")
+        anna.page.click("#roll")
+        anna.wait("document.body.dataset.mine === 'yes' && +document.body.dataset.seq > 1")
+        seq = int(anna.page.evaluate("document.body.dataset.seq"))
+        sheet = anna.page.locator("#sheet").inner_text()
+        process.kill()  # the server goes away mid-game
+        process.wait()
+        anna.wait("document.body.dataset.connected === 'no'")
+        assert anna.page.locator("#status").inner_text() == "Connection lost: reconnecting…"
+        process = start_server(db, port)
+        anna.wait("document.body.dataset.connected === 'yes' && "
+                  "document.body.dataset.mine === 'yes'")
+        assert anna.page.locator("#status").inner_text() == "Your turn"
+        assert anna.page.locator("#sheet").inner_text() == sheet
+        anna.page.click("#sheet button[data-action='score chance']")
+        anna.wait("seq => +document.body.dataset.seq > seq", seq)  # the move was made
+        assert not anna.errors
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
 
 
 # --------------------------------------------------------------------------- languages

@@ -38,13 +38,27 @@ function send(action) {
   board.querySelectorAll("button[data-action]").forEach((el) => { el.disabled = true; });
 }
 
+function clock() {
+  if (!frame?.deadline || frame.status !== "playing") return "";
+  const left = Math.max(0, Math.round(frame.deadline - Date.now() / 1000));
+  const text = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor(left / 60) % 60} min`
+    : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  return ` · ⏱ ${text}`;
+}
+
+setInterval(() => {
+  if (frame?.deadline && document.body.dataset.connected === "yes") {
+    status.textContent = statusLine();
+  }
+}, 1000);
+
 function statusLine() {
   if (!frame) return "";
   if (frame.status === "over") return t("Game over");
   if (frame.status === "open") return t("Waiting for players");
   if (frame.to_move === null || frame.to_move === undefined) return "";
-  if (frame.seat !== null && frame.to_move === frame.seat) return t("Your turn");
-  return t("Waiting for {name}", {name: seatName(frame, frame.to_move)});
+  if (frame.seat !== null && frame.to_move === frame.seat) return t("Your turn") + clock();
+  return t("Waiting for {name}", {name: seatName(frame, frame.to_move)}) + clock();
 }
 
 function drawSeating(summary) {
@@ -127,8 +141,9 @@ function connect(again = false) {
   };
   socket.onclose = () => {
     document.body.dataset.connected = "no";
+    document.body.dataset.mine = "no";  // until the server says again what is ours to do
     status.textContent = t("Connection lost: reconnecting…");
-    retry = Math.min(retry + 1, 6);
+    retry = Math.min(retry + 1, 4);  // at most 4 s between tries
     setTimeout(connect, 250 * 2 ** retry);
   };
 }
