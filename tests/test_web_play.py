@@ -412,6 +412,23 @@ def test_a_lost_connection_shows_and_recovers_by_itself(browser: Any,
         process.wait(timeout=10)
 
 
+def test_every_game_without_its_own_drawing_plays_in_the_page(browser: Any,
+                                                             server: str) -> None:
+    drawn = {p.stem for p in (Path(__file__).resolve().parent.parent / "src" / "kastkopp" /
+                              "server" / "static" / "games").glob("*.js")}
+    games = [g for g in httpx.get(server + "/api/games").json() if g["name"] not in drawn]
+    anna = sit(browser, server, "Anna")
+    rng = random.Random(2)
+    for game in games:
+        bots = ["bot:random"] * (max(2, game["players"][0]) - 1)
+        create_table(anna, game["name"], bots, players=len(bots) + 1)
+        anna.page.click("#start")
+        play_out([anna], lambda person: random_move(person, rng))
+        anna.page.wait_for_selector("#ranking")
+        screenshot(anna, f"{game['name']}-over")
+    assert not anna.errors
+
+
 # --------------------------------------------------------------------------- languages
 
 
