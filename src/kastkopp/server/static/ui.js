@@ -1,7 +1,7 @@
 // Shared helpers: the page's translated words and small DOM builders.
 const words = JSON.parse(document.getElementById("ui").textContent);
 
-/** The translation of an English UI text, with {name} placeholders filled. */
+/** The translation of an English UI text, its {name} fields filled in. */
 export function t(text, values = {}) {
   let out = words[text] ?? text;
   for (const [key, value] of Object.entries(values)) out = out.replace(`{${key}}`, value);
