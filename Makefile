@@ -17,6 +17,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)
 	$(BIN)/mypy
+	scripts/install-chromium.sh
 	env $$(scripts/services.sh start) $(BIN)/pytest
 
 lint: $(STAMP)

@@ -34,7 +34,7 @@ from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from kastkopp.engine import IllegalAction, KastkoppError, registered
-from kastkopp.server import accounts, stats
+from kastkopp.server import accounts, pages, stats
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.series import SeriesRunner
 from kastkopp.store import Account, GameTable, Store
@@ -480,6 +480,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                 f"<p>Dice commitment (SHA-256): <code>{live.commitment}</code></p>")
         return HTMLResponse(body)
 
+    pages.mount(app)
     return app
 
 

@@ -1,0 +1,265 @@
+"""The browser's pages: home, rules, lobby, table, statistics, replays and the score keeper.
+
+Pages are rendered on the server from Jinja templates and brought to life by small
+JavaScript modules in ``static/`` (no build step). The table page plays over the same
+WebSocket as every other client and draws each frame's ``view`` with a renderer chosen by
+the game's name (``static/games/<game>.js``, else ``static/games/default.js``), so no game
+knowledge lives here. The score keeper (``/keep``) keeps its sheet in the browser
+(``localStorage``) and asks ``POST /api/sheets/derive`` for every number; a service worker
+(``/sw.js``) keeps the page working without a network.
+
+Language: ``?lang=sv|da|en`` chooses and remembers (a cookie); otherwise the browser's
+``Accept-Language`` decides; English when nothing matches. Texts come from the gettext
+catalogs in :mod:`kastkopp.locale` (``messages.po``, compiled to ``messages.mo``).
+
+>>> negotiate("da-DK,da;q=0.9,en;q=0.8")
+'da'
+>>> negotiate("fr-FR")
+'en'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.support import NullTranslations, Translations
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+
+from kastkopp.engine import IllegalAction, KastkoppError, registered
+from kastkopp.server import accounts, stats
+from kastkopp.sheets import Sheet
+from kastkopp.sheets import kinds as sheet_kinds
+from kastkopp.store import GameTable, Store
+from kastkopp.strategy import bot_help, bot_names
+
+HERE = Path(__file__).parent
+LOCALES = Path(__file__).parent.parent / "locale"
+LANGUAGES = {"sv": "Svenska", "da": "Dansk", "en": "English"}
+LANG_COOKIE = "kastkopp_lang"
+
+router = APIRouter(include_in_schema=False)
+
+
+def negotiate(accept: str) -> str:
+    """The first of our languages an ``Accept-Language`` header names (else English)."""
+    ranked = []
+    for index, part in enumerate(accept.split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        ranked.append((-quality, index, tag.strip().lower()[:2]))
+    for _, _, lang in sorted(ranked):
+        if lang in LANGUAGES:
+            return lang
+        if lang == "nb" or lang == "no":  # Norwegian readers get Danish, the closest text
+            return "da"
+    return "en"
+
+
+def language(request: Request) -> str:
+    chosen = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return negotiate(request.headers.get("accept-language", ""))
+
+
+@cache
+def translations(lang: str) -> NullTranslations:
+    return Translations.load(str(LOCALES), [lang], domain="messages")
+
+
+@cache
+def environment(lang: str) -> Environment:
+    """One Jinja environment per language, its gettext installed once."""
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(), extensions=["jinja2.ext.i18n"])
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+def gettext(lang: str, message: str) -> str:
+    return str(translations(lang).gettext(message))
+
+
+def page(request: Request, template: str, **context: Any) -> HTMLResponse:
+    lang = language(request)
+    store: Store = request.app.state.store
+    with store.session() as session:
+        account = accounts.account_for(session, request.cookies.get(accounts.COOKIE))
+    me = {"id": account.id, "name": account.name} if account else None
+    body = environment(lang).get_template(template).render(
+        lang=lang, languages=LANGUAGES, me=me, path=request.url.path,
+        ui=script_json(ui_strings(lang)), **context)
+    response = HTMLResponse(body)
+    if request.query_params.get("lang") in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+def script_json(data: Any) -> str:
+    """JSON safe inside a ``<script>`` element (no ``</script>`` can end it early)."""
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def N_(message: str) -> str:
+    """Marks a text for the catalogs; it is translated where it is shown."""
+    return message
+
+
+# Words the JavaScript shows; translated here so the scripts stay language-free.
+UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
+      N_("Connection lost: reconnecting…"), N_("Look in the cup"), N_("Hide the cup"),
+      N_("Your dice"), N_("Claim"), N_("Bid"), N_("History"), N_("Winner"), N_("Points"),
+      N_("Lives"), N_("Dice"), N_("Pot"), N_("Balance"), N_("Keep"), N_("Score"), N_("Roll"),
+      N_("Last round"), N_("nobody yet"), N_("Start the game"),
+      N_("Fill empty seats with a bot"), N_("Join this table"), N_("Waiting for players"),
+      N_("Rows"), N_("Total"), N_("Upper section"), N_("Bonus"), N_("Throw {n} of {m}"),
+      N_("Click dice to keep them, then roll again or choose a row"), N_("Seat"),
+      N_("Dice commitment"),
+      N_("Cups revealed"), N_("Place"), N_("Round {n}"),
+      N_("ones wild"), N_("Replay"), N_("Saved in this browser"),
+      N_("Offline: saved in this browser, checked again when the network returns")]
+
+# A few lines for players on each game's page, in the page's language.
+ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
+         N_("about:poker_dice"), N_("about:yatzy")]
+
+
+def ui_strings(lang: str) -> dict[str, str]:
+    return {text: gettext(lang, text) for text in UI}
+
+
+def game_info(lang: str) -> list[dict[str, Any]]:
+    return [{"name": name, "title": cls.title, "summary": cls.summary,
+             "players": [cls.min_players, cls.max_players],
+             "default_players": cls.default_players,
+             "presets": {p: cls.rules_class.PRESET_HELP.get(p, "")
+                         for p in cls.rules_class.PRESETS},
+             "rules": [s.to_json() for s in cls.rules_class.specs()],
+             "bots": {b: bot_help(name, b) for b in bot_names(name)},
+             "about": gettext(lang, f"about:{name}")}
+            for name, cls in sorted(registered().items())]
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    return page(request, "home.html", games=game_info(language(request)))
+
+
+@router.get("/games/{name}", response_class=HTMLResponse)
+def rules_page(name: str, request: Request) -> Response:
+    games = {g["name"]: g for g in game_info(language(request))}
+    if name not in games:
+        return RedirectResponse("/", status_code=303)
+    return page(request, "rules.html", game=games[name])
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+async def lobby(request: Request) -> HTMLResponse:
+    store: Store = request.app.state.store
+
+    def ids() -> list[str]:
+        with store.session() as session:
+            return list(session.scalars(
+                select(GameTable.id).where(GameTable.status.in_(("open", "playing")))
+                .order_by(GameTable.created_at.desc()).limit(50)))
+    hub = request.app.state.hub
+    tables = [(await hub.get(i)).summary() for i in await asyncio.to_thread(ids)]
+    lang = language(request)
+    chosen = request.query_params.get("game", "mia")
+    return page(request, "lobby.html", tables=tables, games=game_info(lang), chosen=chosen,
+                games_json=script_json(game_info(lang)))
+
+
+@router.get("/play/{table_id}", response_class=HTMLResponse)
+async def table_page(table_id: str, request: Request) -> HTMLResponse:
+    live = await request.app.state.hub.get(table_id)
+    summary = live.summary()
+    return page(request, "table.html", table=summary,
+                table_json=script_json(summary))
+
+
+# --------------------------------------------------------------------------- statistics, replays
+
+
+@router.get("/stats/{game}", response_class=HTMLResponse)
+def stats_page(game: str, request: Request) -> Response:
+    games = {g["name"]: g for g in game_info(language(request))}
+    if game not in games:
+        return RedirectResponse("/", status_code=303)
+    store: Store = request.app.state.store
+    return page(request, "stats.html", game=games[game], games=list(games.values()),
+                seats=stats.by_seat(store, game), board=stats.leaderboard(store, game)[:50])
+
+
+@router.get("/players/{name}", response_class=HTMLResponse)
+def player_page(name: str, request: Request) -> HTMLResponse:
+    store: Store = request.app.state.store
+    games = stats.history(store, name[:40], 200)
+    return page(request, "player.html", name=name[:40], games=games)
+
+
+@router.get("/replay/{table_id}", response_class=HTMLResponse)
+async def replay_page(table_id: str, request: Request) -> HTMLResponse:
+    live = await request.app.state.hub.get(table_id)
+    summary = live.summary()
+    return page(request, "replay.html", table=summary, table_json=script_json(summary))
+
+
+# --------------------------------------------------------------------------- the score keeper
+
+
+class SheetBody(BaseModel):
+    """A score sheet as the browser keeps it: the entries as typed, nothing derived."""
+
+    game: str = Field(max_length=40, examples=["liars_dice"])
+    preset: str | None = Field(default=None, max_length=40)
+    rules: dict[str, str | int | bool] = Field(default_factory=dict)
+    players: list[str] = Field(min_length=1, max_length=20)
+    entries: list[str] = Field(default_factory=list, max_length=2000)
+
+
+@router.get("/keep", response_class=HTMLResponse)
+def keeper(request: Request) -> HTMLResponse:
+    kinds = [{"game": k.game, "title": k.title} for k in sheet_kinds().values()]
+    return page(request, "keeper.html", kinds=kinds)
+
+
+@router.post("/api/sheets/derive")
+def derive_sheet(body: SheetBody) -> dict[str, Any]:
+    """Every number of a sheet, derived from its entries by :mod:`kastkopp.sheets`."""
+    sheet = Sheet.new(body.game, [p.strip() for p in body.players], body.preset,
+                      **{k: str(v).lower() if isinstance(v, bool) else str(v)
+                         for k, v in body.rules.items()})
+    for number, entry in enumerate(body.entries, start=1):
+        try:
+            sheet = sheet.add(entry)
+        except KastkoppError as exc:
+            raise IllegalAction(f"entry {number} ({entry}): {exc}") from None
+    return sheet.to_json()
+
+
+@router.get("/sw.js")
+def service_worker() -> FileResponse:
+    """The offline worker, served from the root so it may keep the score keeper's page."""
+    return FileResponse(HERE / "static" / "sw.js", media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
+def mount(app: Any) -> None:
+    """Add the pages and their static files to the server's app."""
+    app.include_router(router)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -1,0 +1,165 @@
+// The table: one WebSocket, a frame after every change, drawn by the game's renderer.
+// Only what the frame holds is ever drawn; the server sends each seat its own view.
+import {h, t, seatName} from "./ui.js";
+
+const table = JSON.parse(document.getElementById("table").textContent);
+const status = document.getElementById("status");
+const board = document.getElementById("board");
+const controls = document.getElementById("controls");
+const seating = document.getElementById("seating");
+const error = document.getElementById("error");
+const me = document.getElementById("me-name")?.textContent ?? null;
+
+let renderer = null;
+let frame = null;
+let socket = null;
+let retry = 0;
+let sentFor = -1;  // the seq we last acted on: one action per position
+let nextId = 1;
+
+async function loadRenderer() {
+  try {
+    renderer = await import(`./games/${table.game}.js`);
+  } catch {
+    renderer = await import("./games/default.js");
+  }
+}
+
+let pending = null;  // an action chosen while the socket was reconnecting
+
+function send(action) {
+  if (!frame) return;
+  sentFor = frame.seq;
+  error.textContent = "";
+  const message = JSON.stringify({action, seq: frame.seq, id: nextId++});
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(message);
+  else pending = message;
+  controls.querySelectorAll("button,select").forEach((el) => { el.disabled = true; });
+  board.querySelectorAll("button[data-action]").forEach((el) => { el.disabled = true; });
+}
+
+function clock() {
+  if (!frame?.deadline || frame.status !== "playing") return "";
+  const left = Math.max(0, Math.round(frame.deadline - Date.now() / 1000));
+  const text = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor(left / 60) % 60} min`
+    : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  return ` · ⏱ ${text}`;
+}
+
+setInterval(() => {
+  if (frame?.deadline && document.body.dataset.connected === "yes") {
+    status.textContent = statusLine();
+  }
+}, 1000);
+
+function statusLine() {
+  if (!frame) return "";
+  if (frame.status === "over") return t("Game over");
+  if (frame.status === "open") return t("Waiting for players");
+  if (frame.to_move === null || frame.to_move === undefined) return "";
+  if (frame.seat !== null && frame.to_move === frame.seat) return t("Your turn") + clock();
+  return t("Waiting for {name}", {name: seatName(frame, frame.to_move)}) + clock();
+}
+
+function drawSeating(summary) {
+  const items = summary.seats.map((s, i) => h("li", {class: i === frame?.to_move ? "to-move" : ""},
+    s.name ?? (s.bot ? `bot:${s.bot}` : "—")));
+  const parts = [h("ol", {class: "seats"}, ...items)];
+  if (summary.status === "open") {
+    const mine = summary.seats.some((s) => s.name === me);
+    if (me && !mine && summary.seats.some((s) => !s.name && !s.bot)) {
+      parts.push(h("button", {type: "button", id: "join", onclick: () => tableAction("join")},
+        t("Join this table")));
+    }
+    if (me && mine && summary.seats[0].name === me) {
+      parts.push(h("button", {type: "button", id: "start", onclick: () => tableAction("start")},
+        t("Start the game")));
+      const bots = summary.seats.some((s) => !s.name && !s.bot);
+      if (bots) {
+        parts.push(h("button", {type: "button", id: "start-fill",
+          onclick: () => tableAction("start", {fill: "random"})}, t("Fill empty seats with a bot")));
+      }
+    }
+  }
+  seating.replaceChildren(...parts);
+}
+
+async function tableAction(what, body = {}) {
+  const response = await fetch(`/api/tables/${table.id}/${what}`, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) { error.textContent = data.detail; return; }
+  Object.assign(table, data);
+  drawSeating(table);
+  if (what === "join") connect(true);
+}
+
+function draw() {
+  status.textContent = statusLine();
+  document.body.dataset.status = frame.status;
+  document.body.dataset.seq = frame.seq;
+  document.body.dataset.toMove = frame.to_move ?? "";
+  document.body.dataset.seat = frame.seat ?? "";
+  if (frame.status !== "open") {
+    table.status = frame.status;
+    drawSeating({...table, seats: frame.seats.map((label) => label.startsWith("bot:")
+      ? {bot: label.slice(4)} : {name: label})});
+  }
+  document.body.dataset.mine = "no";
+  if (!frame.view) { board.replaceChildren(); controls.replaceChildren(); return; }
+  const mine = frame.seat !== null && frame.to_move === frame.seat && frame.seq > sentFor;
+  document.body.dataset.mine = mine ? "yes" : "no";
+  const drawn = renderer.render(frame, {send, mine});
+  board.replaceChildren(drawn.board);
+  controls.replaceChildren(mine && drawn.controls ? drawn.controls : "");
+  if (frame.status === "over" && frame.server_seed) {
+    document.getElementById("seed").textContent = `server_seed: ${frame.server_seed}`;
+    document.getElementById("replay").replaceChildren(
+      h("a", {href: `/replay/${table.id}`, id: "replay-link"}, t("Replay")));
+  }
+}
+
+function connect(again = false) {
+  if (again && socket) { socket.onclose = null; socket.close(); }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/api/tables/${table.id}/ws`);
+  socket.onopen = () => {
+    retry = 0;
+    document.body.dataset.connected = "yes";
+    if (pending) { socket.send(pending); pending = null; }
+  };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      frame = message;
+      draw();
+    } else if (message.type === "error") {
+      error.textContent = message.error;
+      sentFor = -1;
+      if (frame) draw();
+    }
+  };
+  socket.onclose = () => {
+    document.body.dataset.connected = "no";
+    document.body.dataset.mine = "no";  // until the server says again what is ours to do
+    status.textContent = t("Connection lost: reconnecting…");
+    retry = Math.min(retry + 1, 4);  // at most 4 s between tries
+    setTimeout(connect, 250 * 2 ** retry);
+  };
+}
+
+document.addEventListener("redraw", () => { if (frame) draw(); });
+await loadRenderer();
+drawSeating(table);
+if (table.status === "open") {
+  // Show who sits down until the game starts; the socket brings the game itself.
+  status.textContent = t("Waiting for players");
+  const poll = setInterval(async () => {
+    if (table.status !== "open") { clearInterval(poll); return; }
+    const response = await fetch(`/api/tables/${table.id}`);
+    if (!response.ok) return;
+    const data = await response.json();
+    if (data.status === "open") { Object.assign(table, data); drawSeating(table); }
+  }, 700);
+}
+connect();

@@ -1,0 +1,74 @@
+"""The pages without a browser: language choice, the score keeper's derivation, errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kastkopp.server.app import create_app
+from kastkopp.server.pages import UI, negotiate, ui_strings
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(str(tmp_path / "kastkopp.db"))) as test_client:
+        yield test_client
+
+
+def test_the_language_is_the_first_of_ours_the_browser_asks_for() -> None:
+    assert negotiate("sv-SE,sv;q=0.9,en;q=0.5") == "sv"
+    assert negotiate("de;q=1.0,da;q=0.8,sv;q=0.7") == "da"
+    assert negotiate("nb-NO") == "da"
+    assert negotiate("") == "en"
+
+
+def test_every_word_of_the_scripts_is_translated_in_swedish_and_danish() -> None:
+    for lang in ("sv", "da"):
+        words = ui_strings(lang)
+        assert set(words) == set(UI)
+        assert {w for w in UI if words[w] == w} <= {"Bonus"}  # the same word in all three
+
+
+def test_pages_follow_accept_language_and_a_chosen_language_is_remembered(
+        client: TestClient) -> None:
+    assert "Tärningsspel från Skandinavien" in client.get(
+        "/", headers={"Accept-Language": "sv"}).text
+    response = client.get("/lobby?lang=da")
+    assert "Opret bordet" in response.text
+    keeper = client.get("/keep", headers={"Accept-Language": "sv"}).text
+    assert '<html lang="da">' in keeper and "Ny blok" in keeper
+
+
+def test_the_score_keeper_derives_seed_003_from_its_entries(client: TestClient) -> None:
+    cells = ["0 1 0", "1 0 0", "0 1 0", "0 0 1", "-1 0 0", "0 1 0", "0 0 1", "0 1 0",
+             "0 1 0", "0 - 1", "1 - 0", "0 - 1", "0 - 1"]
+    response = client.post("/api/sheets/derive", json={
+        "game": "liars_dice", "players": ["Anna", "Ben", "Cara"], "entries": cells})
+    assert response.status_code == 200
+    sheet = response.json()
+    assert {p["name"]: (p["place"], p["dice"]) for p in sheet["players"]} == \
+        {"Anna": (1, 4), "Cara": (2, 0), "Ben": (3, 0)}
+    assert sheet["winner"] == "Anna"
+
+
+def test_a_sheet_entry_that_cannot_be_is_refused_naming_it_and_why(client: TestClient) -> None:
+    response = client.post("/api/sheets/derive", json={
+        "game": "liars_dice", "players": ["Anna", "Ben"], "entries": ["loss Ben", "loss Zed"]})
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("entry 2 (loss Zed): 'Zed' is not a player")
+
+
+def test_a_table_that_does_not_exist_is_a_clear_404(client: TestClient) -> None:
+    response = client.get("/play/nosuchtable")
+    assert response.status_code == 404
+    assert "no" in response.json()["detail"]
+
+
+def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert "javascript" in response.headers["content-type"]
+    assert "/keep" in response.text
