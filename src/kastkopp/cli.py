@@ -510,6 +510,11 @@ def serve_command(
                               "processes on one PostgreSQL database"),
     bot_delay: float = typer.Option(0.0, "--bot-delay", min=0.0, max=10.0,
                                     help="seconds a bot waits before it moves"),
+    maexchen: bool = typer.Option(False, "--maexchen",
+                                  help="also run a Mäxchen bot-competition server (UDP)"),
+    maexchen_port: int = typer.Option(9000, "--maexchen-port", min=1, max=65535),
+    answer_timeout_ms: int = typer.Option(250, "--answer-timeout-ms", min=1,
+                                          help="how long a Mäxchen bot may take to answer"),
 ) -> None:
     """Run the game server: online tables, accounts, bots and provably fair dice."""
     try:
@@ -520,7 +525,11 @@ def serve_command(
     from kastkopp.store import default_url
 
     console.print(f"kastkopp server on http://{host}:{port} · database {db or default_url()}")
-    serve(host=host, port=port, db=db, redis_url=redis, bot_delay=bot_delay)
+    if maexchen:
+        console.print(f"Mäxchen server on udp://{host}:{maexchen_port}")
+    serve(host=host, port=port, db=db, redis_url=redis, bot_delay=bot_delay,
+          maexchen_port=maexchen_port if maexchen else None,
+          maexchen_timeout=answer_timeout_ms / 1000)
 
 
 register_solvers(app)

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           redis_url: str | None = None, bot_delay: float = 0.0,
-          log_level: str = "info") -> None:
+          log_level: str = "info", maexchen_port: int | None = None,
+          maexchen_timeout: float = 0.25) -> None:
     """Run the server with uvicorn until interrupted."""
     import uvicorn
 
     from kastkopp.server.app import create_app
 
-    app = create_app(db, redis_url=redis_url, bot_delay=bot_delay)
+    app = create_app(db, redis_url=redis_url, bot_delay=bot_delay,
+                     maexchen=None if maexchen_port is None else (host, maexchen_port),
+                     maexchen_timeout=maexchen_timeout)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
                 ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on")

@@ -179,8 +179,14 @@ Me = Annotated[Account, Depends(current)]
 
 
 def create_app(db: str | None = None, *, redis_url: str | None = None,
-               bot_delay: float = 0.0, migrate: bool = True) -> FastAPI:
-    """The server as an ASGI app; the database is migrated and the tables resumed on start."""
+               bot_delay: float = 0.0, migrate: bool = True,
+               maexchen: tuple[str, int] | None = None,
+               maexchen_timeout: float = 0.25) -> FastAPI:
+    """The server as an ASGI app; the database is migrated and the tables resumed on start.
+
+    With ``maexchen=(host, port)`` a Mäxchen bot-competition server (UDP) runs alongside
+    for the app's lifetime, as ``app.state.maexchen``.
+    """
     store = Store(db)
     bridge = None
     if redis_url:
@@ -202,13 +208,20 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         await runner.resume()
         if bridge is not None:
             await bridge.start(hub)
-        try:
-            yield
-        finally:
-            await hub.close()
-            if bridge is not None:
-                await bridge.close()
-            store.dispose()
+        async with contextlib.AsyncExitStack() as stack:
+            if maexchen is not None:
+                from kastkopp.interop.maexchen import running
+
+                app.state.maexchen = await stack.enter_async_context(
+                    running(*maexchen, answer_timeout=maexchen_timeout))
+            try:
+                yield
+            finally:
+                await stack.aclose()
+                await hub.close()
+                if bridge is not None:
+                    await bridge.close()
+                store.dispose()
 
     app = FastAPI(title="kastkopp", version="0.1.0", lifespan=lifespan,
                   description="Scandinavian dice games online: tables, bots, fair dice.")
