@@ -27,6 +27,7 @@ import itertools
 import math
 import random
 import secrets
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -91,7 +92,7 @@ def seed_commitment(server_seed: bytes) -> str:
 
 
 @dataclass
-class DiceSource:
+class DiceSource(ABC):
     """Base class: something that rolls dice, counting rolls in :attr:`nonce`."""
 
     kind: ClassVar[str] = "abstract"
@@ -102,8 +103,9 @@ class DiceSource:
         self.nonce += 1
         return faces
 
+    @abstractmethod
     def _faces(self, nonce: int, count: int, sides: int) -> Faces:
-        raise NotImplementedError
+        """The faces of roll number ``nonce``."""
 
     def describe(self, reveal: bool = False) -> dict[str, Any]:
         """What the log records about this source (secrets only when ``reveal``)."""

@@ -184,11 +184,12 @@ class Rules:
 # --------------------------------------------------------------------------- values
 
 
-class Action:
+class Action(ABC):
     """Base of every game's actions. ``str(action)`` is its notation."""
 
-    def __str__(self) -> str:  # pragma: no cover - every game overrides it
-        raise NotImplementedError
+    @abstractmethod
+    def __str__(self) -> str:
+        """The action in the game's notation (``announce 54``, ``bid 4x5``)."""
 
 
 @dataclass(frozen=True)
