@@ -121,3 +121,12 @@ def test_a_game_refuses_another_games_rules():
     knack_rules = load("knack", players=2).rules
     with pytest.raises(RuleError, match="played with its own rules"):
         type(mia)(rules=knack_rules, players=2)
+
+
+def test_a_copied_table_moves_on_alone():
+    table = Table(load("mia", players=2), dice=SeededDice(seed=4))
+    copy = table.copy()
+    copy.act(0, "announce 54")
+    copy.act(1, "call")
+    assert len(table.events) == 1 and table.dice.nonce == 1
+    assert copy.dice.nonce == 2 and table.state.to_move() == 0

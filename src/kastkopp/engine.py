@@ -478,6 +478,20 @@ class Table:
         self.state = self.game.new_state()
         self.roll_pending()
 
+    @classmethod
+    def _from_parts(cls, game: Game, seats: list[str], dice: DiceSource,
+                    events: list[dict[str, Any]], state: State) -> Table:
+        """A table put together as it is, rolling nothing (replays and copies)."""
+        table = cls.__new__(cls)
+        table.game, table.seats, table.dice, table.events, table.state = (
+            game, seats, dice, events, state)
+        return table
+
+    def copy(self) -> Table:
+        """A table that can move on without changing this one (its dice source included)."""
+        return Table._from_parts(self.game, list(self.seats), dataclasses.replace(self.dice),
+                                 list(self.events), self.state)
+
     def roll_pending(self) -> None:
         """Roll every die the state is waiting for, logging each roll."""
         while (chance := self.state.chance()) is not None:
@@ -540,13 +554,10 @@ class Table:
                 dice = source_from_description(dict(data.get("dice") or {}))
             except ValueError as exc:
                 raise LogError(str(exc)) from None
-        table = cls.__new__(cls)
-        table.game = game
-        table.seats = [str(s) for s in data.get("seats") or []] or [
+        seats = [str(s) for s in data.get("seats") or []] or [
             f"Player {i + 1}" for i in range(game.players)]
-        table.dice = dice if dice is not None else SeededDice()
-        table.events = []
-        table.state = game.new_state()
+        table = cls._from_parts(game, seats, dice if dice is not None else SeededDice(), [],
+                                game.new_state())
         for index, event in enumerate(events):
             try:
                 table._replay_event(event)

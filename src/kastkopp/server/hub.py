@@ -21,7 +21,6 @@ Nothing here knows any game: the server speaks only the protocol of :mod:`kastko
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import functools
 import json
 import logging
@@ -172,11 +171,7 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
 
 def fork(table: Table) -> Table:
     """A copy of a table that can move on without changing the original."""
-    copy = Table.__new__(Table)
-    copy.game, copy.seats, copy.state = table.game, table.seats, table.state
-    copy.dice = dataclasses.replace(table.dice)
-    copy.events = list(table.events)
-    return copy
+    return table.copy()
 
 
 def event_row(event: dict[str, Any]) -> dict[str, Any]:
