@@ -152,3 +152,9 @@ def test_replay_refuses_a_corrupted_file(tmp_path):
     log = tmp_path / "broken.json"
     log.write_text('{"format": "kastkopp-log", "events": [')
     assert_one_line_error(run("replay", str(log)), "not valid JSON")
+
+
+def test_an_error_with_brackets_is_printed_whole(tmp_path):
+    log = tmp_path / "[draft] game.json"
+    result = run("replay", str(log))
+    assert_one_line_error(result, "[draft] game.json")

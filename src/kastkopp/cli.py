@@ -6,7 +6,6 @@ from its own ``render``, what it accepts from its own notation.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import random
@@ -14,13 +13,13 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import typer
-from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table as RichTable
 
+from kastkopp.cli_support import console, errors, friendly, parse_rules
 from kastkopp.dice import DiceSource, SecureDice, SeededDice
 from kastkopp.engine import (
     Action,
@@ -43,40 +42,8 @@ from kastkopp.strategy.cli import register as register_solvers
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="kastkopp — the Scandinavian dice games.")
-console = Console()
-errors = Console(stderr=True, soft_wrap=True)
 app.add_typer(sheet_app, name="sheet")
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def friendly(func: F) -> F:
-    """Turn the project's errors into one clear line and a non-zero exit."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except KastkoppError as exc:
-            errors.print(f"[bold red]error:[/] {exc}", highlight=False)
-            raise typer.Exit(2) from None
-        except OSError as exc:
-            errors.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}",
-                         highlight=False)
-            raise typer.Exit(2) from None
-
-    return wrapper  # type: ignore[return-value]
-
-
-def parse_rules(pairs: Sequence[str]) -> dict[str, str]:
-    """``["lives=5", "passing=off"]`` → ``{"lives": "5", "passing": "off"}``."""
-    rules: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise RuleError(f"write a house rule as name=value, not '{pair}'")
-        rules[name.strip()] = value.strip()
-    return rules
 
 
 # --------------------------------------------------------------------------- seats

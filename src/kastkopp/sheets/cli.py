@@ -18,51 +18,29 @@ sheet. What a sheet accepts is told by its kind (:mod:`kastkopp.sheets`), not he
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import json
 import shlex
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from kastkopp.engine import KastkoppError, RuleError
+from kastkopp.cli_support import console, friendly
+from kastkopp.engine import RuleError
 from kastkopp.sheets import Sheet, kinds
 from kastkopp.sheets import sheetfile as files
 from kastkopp.sheets.history import History
 
 sheet_app = typer.Typer(no_args_is_help=True, help="Keep score of a game played with real "
                         "dice: enter what happened, every number is derived.")
-console = Console()
-errors = Console(stderr=True, soft_wrap=True)
 
-F = TypeVar("F", bound=Callable[..., Any])
 
 # Cells like -1 are entries, not options.
 ENTRY_COMMAND = {"ignore_unknown_options": True, "allow_extra_args": False}
 
 
-def friendly(func: F) -> F:
-    """The project's errors as one clear line and exit code 2; the file stays as it was."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except KastkoppError as exc:
-            errors.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-            raise typer.Exit(2) from None
-        except OSError as exc:
-            errors.print(f"[bold red]error:[/] {escape(str(exc.strerror or exc))}: "
-                         f"{escape(str(exc.filename or ''))}", highlight=False)
-            raise typer.Exit(2) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 def change(path: Path, *lines: str) -> History:

@@ -7,27 +7,24 @@ progress bar on the terminal (never in the JSON on standard output).
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 import typer
-from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table as RichTable
+
+from kastkopp.cli_support import console, errors, friendly, parse_rules
 
 solve_app = typer.Typer(no_args_is_help=True, add_completion=False,
                         help="Solve a game: its value and how to play it.")
 advise_app = typer.Typer(no_args_is_help=True, add_completion=False,
                          help="What to do now, in numbers, from a solved table.")
 
-console = Console()
-errors = Console(stderr=True, soft_wrap=True)
 
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 def register(app: typer.Typer) -> None:
@@ -36,21 +33,9 @@ def register(app: typer.Typer) -> None:
     app.add_typer(advise_app, name="advise")
 
 
-def friendly(func: F) -> F:
-    """The main command line's one-line errors (looked up when called: it imports us)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from kastkopp.cli import friendly as main_friendly
-
-        return main_friendly(func)(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _rules(rule_class: Any, preset: str | None, pairs: list[str]) -> Any:
-    from kastkopp.cli import parse_rules
-
     return rule_class.make(preset, **parse_rules(pairs))
 
 

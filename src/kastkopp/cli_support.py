@@ -1,0 +1,51 @@
+"""What every part of the command line shares: the consoles, one-line errors, rule pairs.
+
+It imports nothing of the command line itself, so ``kastkopp.cli`` and the sub-apps it
+mounts (sheets, solvers, matches) can all use it without importing each other.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from kastkopp.engine import KastkoppError, RuleError
+
+console = Console()
+errors = Console(stderr=True, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def friendly(func: F) -> F:
+    """Turn the project's errors into one clear line and exit code 2, never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except KastkoppError as exc:
+            errors.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+            raise typer.Exit(2) from None
+        except OSError as exc:
+            errors.print(f"[bold red]error:[/] {escape(str(exc.strerror or exc))}: "
+                         f"{escape(str(exc.filename or ''))}", highlight=False)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_rules(pairs: Sequence[str]) -> dict[str, str]:
+    """``["lives=5", "passing=off"]`` → ``{"lives": "5", "passing": "off"}``."""
+    rules: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise RuleError(f"write a house rule as name=value, not '{pair}'")
+        rules[name.strip()] = value.strip()
+    return rules
