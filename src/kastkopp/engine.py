@@ -41,8 +41,114 @@ LOG_VERSION = 1
 # --------------------------------------------------------------------------- errors
 
 
+@dataclass(frozen=True)
+class Message:
+    """A text for a person: an English template and its parameters, translatable as a whole.
+
+    The template is a :meth:`str.format` pattern when there are parameters (literal text
+    otherwise). A parameter is shown as it is (numbers, dice, notation, names) unless it is
+    itself a :class:`Message` — a word such as a row or a face name, or a whole clause — or
+    a list of them, which are translated too; a game that names things in its own words in
+    each language (a poker hand, "three tens, an ace and a queen") passes :class:`Words`.
+    ``context`` tells apart words spelt alike in English but not elsewhere (``pgettext``).
+
+    >>> str(Message("{row} is already filled", {"row": pterm("row", "pair")}))
+    'pair is already filled'
+    """
+
+    template: str
+    params: dict[str, Any] = field(default_factory=dict)
+    context: str | None = None
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def render(self, translations: Any = None, lang: str = "en") -> str:
+        """The text in ``lang``, translated by a gettext ``translations`` object if given."""
+        text = self.template
+        if translations is not None:
+            text = (translations.pgettext(self.context, text) if self.context
+                    else translations.gettext(text))
+        if not self.params:
+            return str(text)
+        return str(text).format(**{k: _shown(v, translations, lang)
+                                   for k, v in self.params.items()})
+
+    def to_json(self) -> dict[str, Any]:
+        """The template and its parameters, nested messages as objects of the same shape."""
+        data: dict[str, Any] = {"template": self.template,
+                                "params": {k: _json(v) for k, v in self.params.items()}}
+        if self.context:
+            data["context"] = self.context
+        return data
+
+
+@dataclass(frozen=True)
+class Words:
+    """A message parameter a game words itself in each language: ``{"en": ..., "sv": ...}``."""
+
+    text: dict[str, str]
+
+    def __str__(self) -> str:
+        return self.text["en"]
+
+
+def _shown(value: Any, translations: Any, lang: str) -> str:
+    if isinstance(value, Message):
+        return value.render(translations, lang)
+    if isinstance(value, Words):
+        return value.text.get(lang, value.text["en"])
+    if isinstance(value, list | tuple):
+        return ", ".join(_shown(v, translations, lang) for v in value)
+    return str(value)
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.to_json()
+    if isinstance(value, Words):
+        return {"words": dict(value.text)}
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    return value if isinstance(value, int | float | bool | None) else str(value)
+
+
+def term(word: str) -> Message:
+    """A word used inside another message (a face, an action), marked for the catalogs."""
+    return Message(word)
+
+
+def pterm(context: str, word: str) -> Message:
+    """A word with a context, for words that other languages spell differently by use."""
+    return Message(word, context=context)
+
+
+def either(choices: Sequence[Any]) -> Any:
+    """``a, b or c``: one of several choices, each shown as a message parameter is."""
+    if len(choices) == 1:
+        return choices[0]
+    return Message("{choices} or {last}", {"choices": list(choices[:-1]), "last": choices[-1]})
+
+
 class KastkoppError(Exception):
-    """An error whose message is meant for a person, not a traceback."""
+    """An error whose message is meant for a person, not a traceback.
+
+    Raise it with a template and its parameters, ``IllegalAction("{row} is already filled",
+    row=...)``, or with a :class:`Message`: ``str(error)`` is the English text, and
+    ``error.message`` (``template``, ``params``) lets a caller show it in another language.
+    """
+
+    def __init__(self, template: str | Message = "", /, **params: Any) -> None:
+        self.message = template if isinstance(template, Message) else Message(template, params)
+        super().__init__(str(self.message))
+
+    @property
+    def template(self) -> str:
+        return self.message.template
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.message.params
 
 
 class IllegalAction(KastkoppError):
@@ -108,16 +214,21 @@ class Rules:
             value = getattr(self, spec.name)
             expected = type(spec.default)
             if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
-                raise RuleError(f"rule '{spec.name}' must be a whole number, not {value!r}")
+                raise RuleError("rule '{name}' must be a whole number, not {value}",
+                                name=spec.name, value=repr(value))
             if expected is not int and not isinstance(value, expected):
-                raise RuleError(f"rule '{spec.name}' must be a {spec.type}, not {value!r}")
+                raise RuleError("rule '{name}' must be a {type}, not {value}", name=spec.name,
+                                type=spec.type, value=repr(value))
             if spec.choices and value not in spec.choices:
                 options = ", ".join(map(str, spec.choices))
-                raise RuleError(f"rule '{spec.name}' must be one of {options}, not {value!r}")
+                raise RuleError("rule '{name}' must be one of {options}, not {value}",
+                                name=spec.name, options=options, value=repr(value))
             if spec.min is not None and value < spec.min:
-                raise RuleError(f"rule '{spec.name}' must be at least {spec.min}, not {value}")
+                raise RuleError("rule '{name}' must be at least {min}, not {value}",
+                                name=spec.name, min=spec.min, value=value)
             if spec.max is not None and value > spec.max:
-                raise RuleError(f"rule '{spec.name}' must be at most {spec.max}, not {value}")
+                raise RuleError("rule '{name}' must be at most {max}, not {value}",
+                                name=spec.name, max=spec.max, value=value)
         self.check()
 
     def check(self) -> None:
@@ -139,19 +250,20 @@ class Rules:
         spec = next((s for s in cls.specs() if s.name == name), None)
         if spec is None:
             known = ", ".join(s.name for s in cls.specs())
-            raise RuleError(f"unknown rule '{name}' (rules: {known})")
+            raise RuleError("unknown rule '{name}' (rules: {known})", name=name, known=known)
         text = text.strip()
         if isinstance(spec.default, bool):
             if text.lower() in _TRUE:
                 return True
             if text.lower() in _FALSE:
                 return False
-            raise RuleError(f"rule '{name}' is on or off, not '{text}'")
+            raise RuleError("rule '{name}' is on or off, not '{text}'", name=name, text=text)
         if isinstance(spec.default, int):
             try:
                 return int(text)
             except ValueError:
-                raise RuleError(f"rule '{name}' must be a whole number, not '{text}'") from None
+                raise RuleError("rule '{name}' must be a whole number, not '{text}'",
+                                name=name, text=text) from None
         return text
 
     @classmethod
@@ -161,12 +273,14 @@ class Rules:
         if preset is not None:
             if preset not in cls.PRESETS:
                 known = ", ".join(cls.PRESETS) or "none"
-                raise RuleError(f"unknown preset '{preset}' (presets: {known})")
+                raise RuleError("unknown preset '{preset}' (presets: {known})", preset=preset,
+                                known=known)
             values.update(cls.PRESETS[preset])
         names = {s.name for s in cls.specs()}
         for name, value in overrides.items():
             if name not in names:
-                raise RuleError(f"unknown rule '{name}' (rules: {', '.join(sorted(names))})")
+                raise RuleError("unknown rule '{name}' (rules: {known})", name=name,
+                                known=", ".join(sorted(names)))
             if isinstance(value, str):
                 value = cls.parse_value(name, value)
             values[name] = value
@@ -279,11 +393,12 @@ class Game(ABC):
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, self.rules_class):
-            raise RuleError(f"{self.title or self.name} is played with its own rules, not "
-                            f"{type(self.rules).__name__}")
+            raise RuleError("{game} is played with its own rules, not {rules}",
+                            game=self.title or self.name, rules=type(self.rules).__name__)
         if not self.min_players <= self.players <= self.max_players:
-            raise RuleError(f"{self.title or self.name} is for {self.min_players} to "
-                            f"{self.max_players} players, not {self.players}")
+            raise RuleError("{game} is for {least} to {most} players, not {players}",
+                            game=self.title or self.name, least=self.min_players,
+                            most=self.max_players, players=self.players)
         self.check_players()
 
     def check_players(self) -> None:  # noqa: B027 - an optional hook
@@ -310,7 +425,7 @@ class Game(ABC):
 
     def odds(self, **params: str) -> list[dict[str, Any]]:
         """Rows of odds a player can ask for (``kastkopp odds GAME k=v ...``)."""
-        raise RuleError(f"there are no odds tables for {self.title or self.name}")
+        raise RuleError("there are no odds tables for {game}", game=self.title or self.name)
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
@@ -370,11 +485,18 @@ class State(ABC):
         chance = self.chance()
         if chance is None:
             raise IllegalAction("no dice are to be rolled now")
+        faces = tuple(faces)
+        if len(faces) != chance.count:
+            raise IllegalAction("expected {count} dice, got {got}", count=chance.count,
+                                got=len(faces))
         try:
-            check_faces(tuple(faces), chance.count, chance.sides)
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
-        return self._resolve(tuple(faces))
+            check_faces(faces, chance.count, chance.sides)
+        except ValueError:
+            wrong = next(f for f in faces if not isinstance(f, int) or isinstance(f, bool)
+                         or not 1 <= f <= chance.sides)
+            raise IllegalAction("a die shows 1 to {sides}, not {face}", sides=chance.sides,
+                                face=repr(wrong)) from None
+        return self._resolve(faces)
 
     def _resolve(self: S, faces: Faces) -> S:
         raise IllegalAction("no dice are to be rolled now")
@@ -384,7 +506,7 @@ class State(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """Exactly what ``seat`` may know, JSON-ready; ``None`` is a spectator."""
 
-    def sitting_out(self, seat: int) -> str | None:
+    def sitting_out(self, seat: int) -> Message | None:
         """Why ``seat`` takes no part now (``"has folded"``), said when it acts out of turn."""
         return None
 
@@ -426,7 +548,8 @@ def load(name: str, preset: str | None = None, players: int | None = None,
     """
     games = registered()
     if name not in games:
-        raise RuleError(f"unknown game '{name}' (games: {', '.join(sorted(games))})")
+        raise RuleError("unknown game '{name}' (games: {known})", name=name,
+                        known=", ".join(sorted(games)))
     cls = games[name]
     rules_obj = cls.rules_class.make(preset, **rules)
     count = cls.default_players if players is None else players
@@ -474,7 +597,8 @@ class Table:
         if not self.seats:
             self.seats = [f"Player {i + 1}" for i in range(self.game.players)]
         if len(self.seats) != self.game.players:
-            raise RuleError(f"{len(self.seats)} seat names for {self.game.players} players")
+            raise RuleError("{names} seat names for {players} players", names=len(self.seats),
+                            players=self.game.players)
         self.state = self.game.new_state()
         self.roll_pending()
 
@@ -507,11 +631,13 @@ class Table:
             raise IllegalAction("the game is over")
         to_move = self.state.to_move()
         if seat != to_move:
-            who = self.seats[to_move] if to_move is not None else "nobody"
+            who = self.seats[to_move] if to_move is not None else term("nobody")
             note = self.state.sitting_out(seat) if 0 <= seat < len(self.seats) else None
             if note:
-                raise IllegalAction(f"{self.seats[seat]} {note}; it is {who}'s turn")
-            raise IllegalAction(f"it is not {self.seats[seat]}'s turn; it is {who}'s")
+                raise IllegalAction("{name} {note}; it is {who}'s turn", name=self.seats[seat],
+                                    note=note, who=who)
+            raise IllegalAction("it is not {name}'s turn; it is {who}'s",
+                                name=self.seats[seat], who=who)
         if isinstance(action, str):
             action = self.game.parse_action(action)
         self.state = self.state.apply(action)
@@ -582,7 +708,7 @@ class Table:
             if self.state.chance() is not None:
                 raise LogError("an action while dice were still to be rolled")
             if seat != self.state.to_move():
-                raise IllegalAction(f"seat {seat} acted out of turn")
+                raise IllegalAction("seat {seat} acted out of turn", seat=seat)
             action = self.game.parse_action(str(event["action"]))
             self.state = self.state.apply(action)
             self.events.append({"seq": len(self.events), "type": "action", "seat": seat,

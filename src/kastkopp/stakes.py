@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kastkopp.engine import Action, IllegalAction, RuleError, Rules, rule
+from kastkopp.engine import Action, IllegalAction, Message, RuleError, Rules, pterm, rule, term
 
 MAX_PURSE = 1000
 
@@ -54,9 +54,11 @@ class PotRules(Rules):
     def check(self) -> None:
         for amount in self.purse_list():
             if not 1 <= amount <= MAX_PURSE:
-                raise RuleError(f"a purse is 1 to {MAX_PURSE} koppar, not {amount}")
+                raise RuleError("a purse is 1 to {most} koppar, not {amount}", most=MAX_PURSE,
+                                amount=amount)
             if amount < self.ante:
-                raise RuleError(f"a purse of {amount} cannot pay the ante of {self.ante}")
+                raise RuleError("a purse of {amount} cannot pay the ante of {ante}",
+                                amount=amount, ante=self.ante)
 
     def purse_list(self) -> list[int]:
         if not self.purses.strip():
@@ -64,8 +66,8 @@ class PotRules(Rules):
         try:
             return [int(p) for p in self.purses.replace(",", " ").split()]
         except ValueError:
-            raise RuleError(f"purses are whole koppar separated by commas, not "
-                            f"'{self.purses}'") from None
+            raise RuleError("purses are whole koppar separated by commas, not '{purses}'",
+                            purses=self.purses) from None
 
     def stacks(self, players: int) -> tuple[int, ...]:
         """Each seat's purse."""
@@ -156,12 +158,14 @@ class Ledger:
     # -- paying ----------------------------------------------------------------------
     def _pay(self, kind: str, seat: int, amount: int) -> Ledger:
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise IllegalAction(f"bets are whole koppar, not {amount!r}")
+            raise IllegalAction("bets are whole koppar, not {amount}", amount=repr(amount))
         if amount <= 0:
-            raise IllegalAction(f"a {kind} must be at least 1, not {amount}")
+            raise IllegalAction("a {kind} must be at least 1, not {amount}",
+                                kind=_PAYMENTS.get(kind, kind), amount=amount)
         left = self.purse(seat)
         if left is not None and amount > left:
-            raise IllegalAction(f"a {kind} of {amount} is more than the {left} left to pay with")
+            raise IllegalAction("a {kind} of {amount} is more than the {left} left to pay with",
+                                kind=_PAYMENTS.get(kind, kind), amount=amount, left=left)
         return replace(self, movements=(*self.movements, Movement(kind, seat, amount)))
 
     def _check_in(self, seat: int) -> None:
@@ -191,8 +195,11 @@ class Ledger:
         if owed == 0:
             raise IllegalAction("there is nothing to call")
         if not self.can_pay(seat, owed):
-            raise IllegalAction(f"calling costs {owed} and you have {self.purse(seat)} left; "
-                                "fold" + (" or go all-in" if self.purse(seat) else ""))
+            if self.purse(seat):
+                raise IllegalAction("calling costs {owed} and you have {left} left; fold or go "
+                                    "all-in", owed=owed, left=self.purse(seat))
+            raise IllegalAction("calling costs {owed} and you have {left} left; fold",
+                                owed=owed, left=self.purse(seat))
         return self._pay("call", seat, owed)
 
     def raise_bet(self, seat: int, amount: int, *, once: bool = True) -> Ledger:
@@ -203,13 +210,16 @@ class Ledger:
         self._check_in(seat)
         if once and seat in self.raised:
             owed = self.to_call(seat)
-            then = f"; call {owed} or fold" if owed else ""
-            raise IllegalAction(f"you have already raised this round{then}")
+            if owed:
+                raise IllegalAction("you have already raised this round; call {owed} or fold",
+                                    owed=owed)
+            raise IllegalAction("you have already raised this round")
         cap = self.max_raise(seat)
         if cap <= 0:
             raise IllegalAction("you have no money left to raise with")
         if not 1 <= amount <= cap:
-            raise IllegalAction(f"a raise is 1 to {cap} koppar (at most the pot), not {amount}")
+            raise IllegalAction("a raise is 1 to {cap} koppar (at most the pot), not {amount}",
+                                cap=cap, amount=amount)
         ledger = self
         owed = self.to_call(seat)
         if owed:
@@ -358,6 +368,14 @@ class Refuse(Action):
     def __str__(self) -> str:
         return "refuse"
 
+
+# Payments and betting actions as messages name them, translated with the message.
+_PAYMENTS = {"ante": pterm("payment", "ante"), "bet": pterm("payment", "bet"),
+             "call": pterm("payment", "call"), "raise": pterm("payment", "raise"),
+             "all-in": pterm("payment", "all-in")}
+BET_TERMS: dict[str, Message] = {
+    "call": term("call"), "check": term("check"), "fold": term("fold"),
+    "all-in": term("all-in"), "accept": term("accept"), "refuse": term("refuse")}
 
 _BET_WORDS: dict[str, Action] = {}
 for _word in ("call", "syna", "se", "see", "match"):

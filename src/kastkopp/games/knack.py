@@ -63,15 +63,19 @@ from kastkopp.engine import (
     Chance,
     Game,
     IllegalAction,
+    Message,
     Outcome,
     RuleError,
     Rules,
     State,
+    either,
     ranking_by,
     register,
     rule,
+    term,
 )
 from kastkopp.stakes import (
+    BET_TERMS,
     Accept,
     AllIn,
     Call,
@@ -320,8 +324,8 @@ def parse_action(text: str) -> Action:
     bet = parse_bet(words)
     if bet is not None:
         return bet
-    raise IllegalAction(f"cannot read '{text.strip()}': say 'keep 6', 'reroll', 'knock', "
-                        "'raise 3', 'call', 'fold' or 'double'")
+    raise IllegalAction("cannot read '{text}': say 'keep 6', 'reroll', 'knock', 'raise 3', "
+                        "'call', 'fold' or 'double'", text=text.strip())
 
 
 # --------------------------------------------------------------------------- state
@@ -364,8 +368,9 @@ class KnackState(State):
         return (*self.history, (seat, text))
 
     # -- protocol ------------------------------------------------------------------
-    def sitting_out(self, seat: int) -> str | None:
-        return "has folded and is out of this pot" if seat in self.ledger.folded else None
+    def sitting_out(self, seat: int) -> Message | None:
+        return term("has folded and is out of this pot") if seat in self.ledger.folded \
+            else None
 
     def to_move(self) -> int | None:
         if self.phase in (KEEP, RESPOND, AGREE, DOUBLE):
@@ -423,46 +428,53 @@ class KnackState(State):
         answerable = any(s != seat and not self.ledger.all_in(s) for s in self.active())
         return self.ledger.max_raise(seat) if answerable else 0
 
-    def _why_not(self, seat: int, action: Action, legal: list[Action]) -> str:
+    def _why_not(self, seat: int, action: Action, legal: list[Action]) -> Message:
         """A player's reason why ``action`` is not legal, naming what is."""
         if self.phase == KEEP:
             dice = " ".join(map(str, self.dice[seat]))
             if isinstance(action, Keep):
-                return f"there is no {action.face} among your dice {dice}; keep one of them " \
-                       "or reroll"
-            return (f"first keep one of your dice {dice} ('keep {self.dice[seat][0]}') or pick "
-                    "all three up ('reroll')")
+                return Message("there is no {face} among your dice {dice}; keep one of them "
+                               "or reroll", {"face": action.face, "dice": dice})
+            return Message("first keep one of your dice {dice} ('keep {face}') or pick all "
+                           "three up ('reroll')", {"dice": dice, "face": self.dice[seat][0]})
         if self.phase == BET:
             top = self.raise_cap(seat)
             if isinstance(action, Raise):
                 if top == 0:
-                    return "you have no money left to raise with; knock"
-                return (f"a raise is at most the pot: raise 1 to {top}, or knock")
-            raise_text = f"raise 1 to {top}" if top else "knock (you cannot raise)"
-            return f"you are worst placed and choose: knock or {raise_text}"
+                    return Message("you have no money left to raise with; knock")
+                return Message("a raise is at most the pot: raise 1 to {top}, or knock",
+                               {"top": top})
+            if top:
+                return Message("you are worst placed and choose: knock or raise 1 to {top}",
+                               {"top": top})
+            return Message("you are worst placed and choose: knock (you cannot raise)")
         if self.phase == RESPOND:
             owed = self.ledger.to_call(seat)
-            options = " or ".join(str(a) for a in legal)
+            options = either([BET_TERMS.get(str(a), str(a)) for a in legal])
             if isinstance(action, Raise):
-                return (f"only the worst-placed player raises; you {options}"
-                        f" (calling costs {owed})")
+                return Message("only the worst-placed player raises; you {options} (calling "
+                               "costs {owed})", {"options": options, "owed": owed})
             if isinstance(action, AllIn):
                 if self.ledger.can_pay(seat, owed):
-                    return f"you can pay the {owed} to call; call or fold"
-                return "this table does not allow all-in; fold"
+                    return Message("you can pay the {owed} to call; call or fold",
+                                   {"owed": owed})
+                return Message("this table does not allow all-in; fold")
             if isinstance(action, Call):
-                return f"calling costs {owed} and you have {self.ledger.purse(seat)}; {options}"
-            return f"the worst-placed player raised {owed}: {options}"
+                return Message("calling costs {owed} and you have {purse}; {options}",
+                               {"owed": owed, "purse": self.ledger.purse(seat),
+                                "options": options})
+            return Message("the worst-placed player raised {owed}: {options}",
+                           {"owed": owed, "options": options})
         if self.phase == AGREE:
-            return (f"a player short of money asks to go all-in for "
-                    f"{self.ledger.purse(self.asker or 0)}: accept or refuse")
+            return Message("a player short of money asks to go all-in for {purse}: accept or "
+                           "refuse", {"purse": self.ledger.purse(self.asker or 0)})
         if self.phase == DOUBLE:
-            return (f"the pot is won; ask for a double knock ('double') to win back "
-                    f"{self.share}, or 'pass'")
+            return Message("the pot is won; ask for a double knock ('double') to win back "
+                           "{share}, or 'pass'", {"share": self.share})
         if self.phase == ANSWER:
-            return (f"a double knock for {self.share} is asked of you, the winner: "
-                    "accept or refuse")
-        return "nothing can be done now"
+            return Message("a double knock for {share} is asked of you, the winner: accept or "
+                           "refuse", {"share": self.share})
+        return Message("nothing can be done now")
 
     # -- the rules, step by step -----------------------------------------------------
     def _resolve(self, faces: Faces) -> KnackState:
@@ -547,7 +559,8 @@ class KnackState(State):
             return replace(self, phase=DOUBLE_ROLL, history=said)
         if isinstance(action, Refuse):
             return replace(self, phase=DOUBLE, asker=None, history=said)._doubles_done()
-        raise IllegalAction(f"'{action}' is not a Knack action")  # pragma: no cover
+        raise IllegalAction("'{action}' is not a Knack action",  # pragma: no cover
+                            action=str(action))
 
     def _all_in_answered(self, seat: int, action: Action,
                          said: tuple[tuple[int | None, str], ...]) -> KnackState:
@@ -685,7 +698,8 @@ class Knack(Game):
         ('double knock: 12 or more on three dice', 0.375)
         """
         if params:
-            raise RuleError(f"Knack's odds take no settings (got {', '.join(params)})")
+            raise RuleError("Knack's odds take no settings (got {params})",
+                            params=", ".join(params))
         rows = []
         starts = [((), "throwing all three"), ((6,), "keeping one die"),
                   ((6, 6), "keeping a pair")]

@@ -90,6 +90,7 @@ from kastkopp.engine import (
     Chance,
     Game,
     IllegalAction,
+    Message,
     Outcome,
     RuleError,
     Rules,
@@ -153,8 +154,8 @@ class LiarsRules(Rules):
                               ("penalty", self.penalty == "one")):
                 if not off:
                     value = "one" if name == "penalty" else "off"
-                    raise RuleError(f"poker-hand bids do not go with '{name}': set "
-                                    f"{name}={value} or bids=counts")
+                    raise RuleError("poker-hand bids do not go with '{name}': set "
+                                    "{name}={value} or bids=counts", name=name, value=value)
         if self.hand == "single" and self.loss != "life":
             raise RuleError("in Single Hand nobody holds dice of their own: set loss=life")
         if self.hand == "single" and self.bids == "hands" and self.dice < 2:
@@ -384,7 +385,7 @@ def parse_face(word: str) -> int:
         return 1
     if word.rstrip("s").isdigit() and 1 <= int(word.rstrip("s")) <= 6:
         return int(word.rstrip("s"))
-    raise IllegalAction(f"'{word}' is not a face: a die shows 1 to 6 (1 is the ace)")
+    raise IllegalAction("'{word}' is not a face: a die shows 1 to 6 (1 is the ace)", word=word)
 
 
 def parse_hand(text: str) -> Hand:
@@ -412,8 +413,8 @@ def parse_hand(text: str) -> Hand:
                 raise IllegalAction("a full house needs two different faces (three, then two)")
             return Hand(kind, faces[0], faces[1])
         return Hand(kind, *faces)
-    raise IllegalAction(f"cannot read the hand '{text}': write it like 'pair 6', 'two pair 6 3',"
-                        " 'three 4', 'low straight', 'full house 6 2' or 'four 1'")
+    raise IllegalAction("cannot read the hand '{text}': write it like 'pair 6', 'two pair 6 3', "
+                        "'three 4', 'low straight', 'full house 6 2' or 'four 1'", text=text)
 
 
 @dataclass(frozen=True)
@@ -631,48 +632,59 @@ class LiarsState(State):
             return [Keep(k) for k in sorted(kept, key=lambda k: (len(k), k))]
         return []
 
-    def smallest_bids(self) -> str:
+    def smallest_bids(self) -> Message:
         """The smallest legal bid, as an illegal-bid message tells it."""
         bids = self.legal_bids()
         if not bids:
-            return "nothing is higher: challenge with 'dudo'" + (
-                " or call 'calza'" if self.can_calza() else "")
-        text = f"the smallest legal bid is {bids[0].short}"
+            if self.can_calza():
+                return Message("nothing is higher: challenge with 'dudo' or call 'calza'")
+            return Message("nothing is higher: challenge with 'dudo'")
         if self.wild:
             # ones and the other faces climb on different ladders: name the lowest of both
             on_ones = isinstance(bids[0], Bid) and bids[0].face == 1
             other = next((b for b in bids if isinstance(b, Bid) and (b.face == 1) != on_ones),
                          None)
+            if other is not None and on_ones:
+                return Message("the smallest legal bid is {bid} (not on ones: {other})",
+                               {"bid": bids[0].short, "other": other.short})
             if other is not None:
-                text += f" ({'not on ones' if on_ones else 'on ones'}: {other.short})"
-        return text
+                return Message("the smallest legal bid is {bid} (on ones: {other})",
+                               {"bid": bids[0].short, "other": other.short})
+        return Message("the smallest legal bid is {bid}", {"bid": bids[0].short})
 
-    def now(self) -> str:
+    def now(self) -> Message:
         """What the player to move may do, as a refusal ends."""
         if self.phase == RESPOND:
-            return "'accept' the cup or challenge with 'dudo'"
+            return Message("'accept' the cup or challenge with 'dudo'")
         if self.phase == KEEP:
-            return "keep some dice and reroll the rest ('keep 6 6', or 'keep none')"
+            return Message("keep some dice and reroll the rest ('keep 6 6', or 'keep none')")
         if self.bid is None or self.single:
             return self.smallest_bids()
-        return self.smallest_bids() + ", or challenge with 'dudo'"
+        return Message("{smallest}, or challenge with 'dudo'",
+                       {"smallest": self.smallest_bids()})
 
     def _refuse_bid(self, bid: AnyBid) -> IllegalAction:
         smallest = self.smallest_bids()
         if isinstance(bid, Bid) != (self.rules.bids == "counts"):
             example = "'bid 4x5'" if self.rules.bids == "counts" else "'bid pair 6'"
-            return IllegalAction(f"bids here are written like {example}; {smallest}")
+            return IllegalAction("bids here are written like {example}; {smallest}",
+                                 example=example, smallest=smallest)
         total = self.total_dice()
         size = bid.count if isinstance(bid, Bid) else bid.hand.size
+        if size > total and self.single:
+            return IllegalAction("there are only {total} dice in the cup; {smallest}",
+                                 total=total, smallest=smallest)
         if size > total:
-            where = "in the cup" if self.single else "on the table"
-            return IllegalAction(f"there are only {total} dice {where}; {smallest}")
+            return IllegalAction("there are only {total} dice on the table; {smallest}",
+                                 total=total, smallest=smallest)
         if isinstance(bid, Bid) and self.locked is not None and bid.face != self.locked:
-            return IllegalAction(f"palifico: the face is locked to {self.locked}s and only the "
-                                 f"count rises; {smallest}")
+            return IllegalAction("palifico: the face is locked to {face}s and only the count "
+                                 "rises; {smallest}", face=self.locked, smallest=smallest)
         if self.bid is None:
-            return IllegalAction(f"ones are wild, so a round cannot open on ones; {smallest}")
-        return IllegalAction(f"{bid.short} is not higher than {self.bid.short}; {smallest}")
+            return IllegalAction("ones are wild, so a round cannot open on ones; {smallest}",
+                                 smallest=smallest)
+        return IllegalAction("{bid} is not higher than {last}; {smallest}", bid=bid.short,
+                             last=self.bid.short, smallest=smallest)
 
     def _apply(self, action: Action) -> LiarsState:
         seat = self.player
@@ -682,7 +694,8 @@ class LiarsState(State):
                                     "rest (e.g. 'keep 6 6', or 'keep none' to reroll all)")
             return self._keep(seat, action)
         if isinstance(action, Keep):
-            raise IllegalAction(f"you can only keep dice after accepting the cup; {self.now()}")
+            raise IllegalAction("you can only keep dice after accepting the cup; {now}",
+                                now=self.now())
         if isinstance(action, (Bid, HandBid)):
             if self.phase == RESPOND:
                 raise IllegalAction("accept the cup first (then keep, reroll and bid), or "
@@ -692,17 +705,19 @@ class LiarsState(State):
             return self._bid(seat, action)
         if isinstance(action, Accept):
             if self.phase != RESPOND:
-                raise IllegalAction(f"there is no cup passed to you to accept; {self.now()}")
+                raise IllegalAction("there is no cup passed to you to accept; {now}",
+                                    now=self.now())
             if not self.legal_bids():
-                raise IllegalAction(f"nothing beats {self.bid.short if self.bid else ''}: "
-                                    "challenge with 'dudo'")
+                raise IllegalAction("nothing beats {bid}: challenge with 'dudo'",
+                                    bid=self.bid.short if self.bid else "")
             return replace(self, phase=KEEP, holder=seat,
                            history=(*self.history, (seat, "accept")))
         if self.bid is None or self.bidder is None:
-            raise IllegalAction(f"there is no bid to challenge yet; open with a bid "
-                                f"({self.smallest_bids()})")
+            raise IllegalAction("there is no bid to challenge yet; open with a bid "
+                                "({smallest})", smallest=self.smallest_bids())
         if self.single and self.phase == BID:
-            raise IllegalAction(f"you took the cup: now bid higher ({self.smallest_bids()})")
+            raise IllegalAction("you took the cup: now bid higher ({smallest})",
+                                smallest=self.smallest_bids())
         if isinstance(action, Dudo):
             return self._challenge(seat)
         if isinstance(action, Calza):
@@ -712,7 +727,7 @@ class LiarsState(State):
                 raise IllegalAction("exact calls are only allowed while three or more players "
                                     "remain: bid or 'dudo'")
             return self._exact(seat)
-        raise IllegalAction(f"'{action}' is not a liar's dice action")
+        raise IllegalAction("'{action}' is not a liar's dice action", action=str(action))
 
     def _bid(self, seat: int, bid: AnyBid) -> LiarsState:
         locked = self.locked
@@ -726,8 +741,8 @@ class LiarsState(State):
 
     def _keep(self, seat: int, action: Keep) -> LiarsState:
         if action not in self.legal_actions():
-            raise IllegalAction(f"the cup holds {' '.join(map(str, keep_faces(self.cup)))}: "
-                                "keep some of those dice (or 'keep none')")
+            raise IllegalAction("the cup holds {dice}: keep some of those dice (or 'keep "
+                                "none')", dice=" ".join(map(str, keep_faces(self.cup))))
         state = replace(self, cup=action.faces, open_dice=action.faces,
                         history=(*self.history, (seat, str(action))))
         if len(action.faces) == self.rules.dice:
@@ -921,12 +936,14 @@ class LiarsDice(Game):
             return HandBid(parse_hand(rest))
         match = re.fullmatch(r"(\d+)\s*(?:[x×*]\s*|\s)(\d+)s?", rest)
         if match is None:
-            raise IllegalAction(f"cannot read '{text.strip()}': say 'bid 4x5' (four fives), "
-                                "'dudo'" + (" or 'calza'" if self.rules.exact_call != "off"
-                                            else ""))
+            if self.rules.exact_call != "off":
+                raise IllegalAction("cannot read '{text}': say 'bid 4x5' (four fives), 'dudo' "
+                                    "or 'calza'", text=text.strip())
+            raise IllegalAction("cannot read '{text}': say 'bid 4x5' (four fives) or 'dudo'",
+                                text=text.strip())
         count, face = int(match.group(1)), int(match.group(2))
         if not 1 <= face <= 6:
-            raise IllegalAction(f"a die shows 1 to 6, not {face}")
+            raise IllegalAction("a die shows 1 to 6, not {face}", face=face)
         if count < 1:
             raise IllegalAction("a bid counts at least one die")
         return Bid(count, face)
@@ -956,8 +973,8 @@ class LiarsDice(Game):
         known = {"unseen", "have", "face", "wild", "own"}
         unknown = set(params) - known
         if unknown:
-            raise RuleError(f"unknown odds parameter '{sorted(unknown)[0]}' "
-                            f"(parameters: {', '.join(sorted(known))})")
+            raise RuleError("unknown odds parameter '{name}' (parameters: {known})",
+                            name=sorted(unknown)[0], known=", ".join(sorted(known)))
         try:
             unseen = int(params.get("unseen", 4 * self.rules.dice))
             have = int(params.get("have", 0))

@@ -58,12 +58,15 @@ from kastkopp.engine import (
     Chance,
     Game,
     IllegalAction,
+    Message,
     Outcome,
     RuleError,
     Rules,
     State,
+    either,
     ranking_by,
     register,
+    term,
 )
 from kastkopp.stakes import (
     Accept,
@@ -182,8 +185,8 @@ def parse_action(text: str) -> Action:
     words = text.strip().lower().split()
     bet = parse_bet(words)
     if bet is None:
-        raise IllegalAction(f"cannot read '{text.strip()}': say 'raise 4', 'call', 'check', "
-                            "'fold' or 'all-in' (or 'accept' or 'refuse' an all-in)")
+        raise IllegalAction("cannot read '{text}': say 'raise 4', 'call', 'check', 'fold' or "
+                            "'all-in' (or 'accept' or 'refuse' an all-in)", text=text.strip())
     return bet
 
 
@@ -226,8 +229,9 @@ class LinkaState(State):
         return tuple(sorted(seats, key=lambda s: (s - after - 1) % n))
 
     # -- protocol ------------------------------------------------------------------
-    def sitting_out(self, seat: int) -> str | None:
-        return "has folded and is out of this pot" if seat in self.ledger.folded else None
+    def sitting_out(self, seat: int) -> Message | None:
+        return term("has folded and is out of this pot") if seat in self.ledger.folded \
+            else None
 
     def to_move(self) -> int | None:
         return self.queue[0] if self.phase in (BET, AGREE) else None
@@ -320,36 +324,44 @@ class LinkaState(State):
             return state._finish(((state.active()[0],),))
         return state if state.queue else state._showdown()
 
-    def _why_not(self, seat: int, action: Action) -> str:
+    def _why_not(self, seat: int, action: Action) -> Message:
         """A player's reason why ``action`` is not legal now, naming what is."""
         if self.phase == AGREE:
-            return (f"a player short of money asks to go all-in for "
-                    f"{self.ledger.purse(self.asker or 0)}: accept or refuse")
+            return Message("a player short of money asks to go all-in for {purse}: accept or "
+                           "refuse", {"purse": self.ledger.purse(self.asker or 0)})
         owed = self.ledger.to_call(seat)
         cap = self.raise_cap(seat)
-        answer = f"call {owed}" if owed else "check"
+        choices: list[Message] = [Message("call {owed}", {"owed": owed}) if owed
+                                  else term("check")]
         if owed and not self.ledger.can_pay(seat, owed):
-            answer = "go all-in" if self.rules.all_in != "no" else ""
-        options = ", ".join(p for p in (answer, f"raise 1 to {cap}" if cap else "") if p)
-        options = f"{options} or fold" if options else "fold"
+            choices = [term("go all-in")] if self.rules.all_in != "no" else []
+        if cap:
+            choices.append(Message("raise 1 to {cap}", {"cap": cap}))
+        options = either([*choices, term("fold")])
         if isinstance(action, Raise):
             if seat in self.ledger.raised:
-                return f"everyone raises only once and you have raised; {options}"
+                return Message("everyone raises only once and you have raised; {options}",
+                               {"options": options})
             if cap and action.amount > cap:
-                return f"a raise is at most the pot: {options}"
+                return Message("a raise is at most the pot: {options}", {"options": options})
             if not cap:
-                return f"you cannot raise now; {options}"
+                return Message("you cannot raise now; {options}", {"options": options})
         if isinstance(action, Call):
             if not owed:
-                return f"there is nothing to call; {options}"
-            return f"calling costs {owed} and you have {self.ledger.purse(seat)}; {options}"
+                return Message("there is nothing to call; {options}", {"options": options})
+            return Message("calling costs {owed} and you have {purse}; {options}",
+                           {"owed": owed, "purse": self.ledger.purse(seat),
+                            "options": options})
         if isinstance(action, Check):
-            return f"you owe {owed}; {options}"
+            return Message("you owe {owed}; {options}", {"owed": owed, "options": options})
         if isinstance(action, AllIn):
             if self.rules.all_in == "no":
-                return f"this table does not allow all-in; {options}"
-            return f"all-in is for a player who cannot pay the call; {options}"
-        return f"'{action}' is not a Linka action now; {options}"
+                return Message("this table does not allow all-in; {options}",
+                               {"options": options})
+            return Message("all-in is for a player who cannot pay the call; {options}",
+                           {"options": options})
+        return Message("'{action}' is not a Linka action now; {options}",
+                       {"action": str(action), "options": options})
 
     def _resolve(self, faces: Faces) -> LinkaState:
         if self.phase in (LINKA, REPLAY_LINKA):
@@ -501,8 +513,8 @@ class Linka(Game):
         """
         unknown = set(params) - {"linka", "open"}
         if unknown:
-            raise RuleError(f"Linka's odds take linka=A,B and open=X, not "
-                            f"{', '.join(sorted(unknown))}")
+            raise RuleError("Linka's odds take linka=A,B and open=X, not {unknown}",
+                            unknown=", ".join(sorted(unknown)))
         open_die = _read_die(params["open"], "open") if "open" in params else None
         if "linka" not in params:
             if open_die is not None:
@@ -517,7 +529,7 @@ class Linka(Game):
             return rows
         faces = [f for f in params["linka"].replace(",", " ").split() if f]
         if len(faces) != 2:
-            raise RuleError(f"linka is two dice like 6,3, not '{params['linka']}'")
+            raise RuleError("linka is two dice like 6,3, not '{text}'", text=params["linka"])
         linka = tuple(sorted((_read_die(f, "linka") for f in faces), reverse=True))
         chances = hand_chances(linka, open_die)
         rows = []
@@ -569,5 +581,5 @@ class Linka(Game):
 
 def _read_die(text: str, what: str) -> int:
     if text.strip() not in ("1", "2", "3", "4", "5", "6"):
-        raise RuleError(f"{what} is a die from 1 to 6, not '{text}'")
+        raise RuleError("{what} is a die from 1 to 6, not '{text}'", what=what, text=text)
     return int(text)

@@ -94,7 +94,7 @@ def parse_value(text: str) -> int:
         return MIA
     digits = [c for c in word if c.isdigit()]
     if len(digits) != 2 or any(c not in "123456" for c in digits) or len(word) > 3:
-        raise IllegalAction(f"'{text}' is not a roll of two dice (write it like 54)")
+        raise IllegalAction("'{text}' is not a roll of two dice (write it like 54)", text=text)
     return read((int(digits[0]), int(digits[1])))
 
 
@@ -201,8 +201,8 @@ def parse_action(text: str) -> Action:
         return Announce(parse_value(words[1]))
     if len(words) == 1 and (words[0][:1].isdigit() or words[0] in {"mia", "slosch"}):
         return Announce(parse_value(words[0]))
-    raise IllegalAction(f"cannot read '{text.strip()}': say 'announce 54', 'roll', 'call' "
-                        "or 'pass'")
+    raise IllegalAction("cannot read '{text}': say 'announce 54', 'roll', 'call' or 'pass'",
+                        text=text.strip())
 
 
 # --------------------------------------------------------------------------- state
@@ -278,15 +278,15 @@ class MiaState(State):
         seat = self.player
         if self.phase == ANNOUNCE:
             if not isinstance(action, Announce):
-                raise IllegalAction(f"you have rolled; now announce a value (e.g. "
-                                    f"'announce {self.legal_announcements()[0]}')")
+                raise IllegalAction("you have rolled; now announce a value (e.g. 'announce "
+                                    "{value}')", value=self.legal_announcements()[0])
             return self._announce(seat, action.value)
         if isinstance(action, Announce):
             raise IllegalAction("roll the dice before you announce (or call, or pass)")
         if isinstance(action, Roll):
             if not self.legal_announcements():
-                raise IllegalAction(f"nothing beats {value_name(self.claim or MIA)}: "
-                                    "call or pass")
+                raise IllegalAction("nothing beats {claim}: call or pass",
+                                    claim=value_name(self.claim or MIA))
             return replace(self, phase=ROLL, history=(*self.history, (seat, "roll")))
         if isinstance(action, Pass):
             if not self.rules.passing:
@@ -298,7 +298,7 @@ class MiaState(State):
                            history=(*self.history, (seat, "pass")))
         if isinstance(action, Call):
             return self._lift(caller=seat)
-        raise IllegalAction(f"'{action}' is not a Slosch action")
+        raise IllegalAction("'{action}' is not a Slosch action", action=str(action))
 
     def _resolve(self, faces: Faces) -> MiaState:
         return replace(self, dice=faces, roller=self.player, phase=ANNOUNCE)
@@ -306,9 +306,9 @@ class MiaState(State):
     def _announce(self, seat: int, value: int) -> MiaState:
         legal = self.legal_announcements()
         if value not in legal:
-            raise IllegalAction(f"{value_name(value)} is not higher than the claim "
-                                f"{value_name(self.claim or MIA)}; the lowest announcement is "
-                                f"{legal[0]}")
+            raise IllegalAction("{value} is not higher than the claim {claim}; the lowest "
+                                "announcement is {lowest}", value=value_name(value),
+                                claim=value_name(self.claim or MIA), lowest=legal[0])
         state = replace(self, claim=value, responsible=seat, answered=frozenset({seat}),
                         history=(*self.history, (seat, f"announce {value}")))
         if value == MIA and self.rules.mia_reveals:

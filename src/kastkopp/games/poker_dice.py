@@ -82,18 +82,24 @@ from kastkopp.engine import (
     Chance,
     Game,
     IllegalAction,
+    Message,
     Outcome,
     RuleError,
     Rules,
     State,
+    Words,
+    either,
     register,
     rule,
+    term,
     winner_takes_all,
 )
 
 # --------------------------------------------------------------------------- the dice
 
 POKER, ORDINARY = "poker", "ordinary"
+# The two kinds of dice as messages name them ("a hand of poker dice").
+_DICE_TERMS = {POKER: term("poker"), ORDINARY: term("ordinary")}
 DICE_KINDS = (POKER, ORDINARY)
 
 # What each face of a die (1..6 as the dice source rolls it) shows.
@@ -368,7 +374,7 @@ def parse_hand(text: str, dice: str = POKER) -> Hand:
             return Hand(HIGH_STRAIGHT_FACES, dice)
         if any(t in _LOW_WORDS for t in tokens):
             return Hand(LOW_STRAIGHT_FACES, dice)
-        raise IllegalAction(f"'{text.strip()}': say which straight, high or low")
+        raise IllegalAction("'{text}': say which straight, high or low", text=text.strip())
     face_words = _face_words(dice)
     counts: Counter[int] = Counter()
     pending: int | None = None
@@ -382,13 +388,14 @@ def parse_hand(text: str, dice: str = POKER) -> Hand:
         group = re.fullmatch(r"([1-5])[x×*]?(.+)", token)
         if group and (face := _symbol_face(group[2], dice) or face_words.get(group[2])):
             if pending is not None:
-                raise IllegalAction(f"'{text.strip()}': a count with nothing to count")
+                raise IllegalAction("'{text}': a count with nothing to count",
+                                    text=text.strip())
             counts[face] += int(group[1])
             continue
         if (token in _COUNT_WORDS and (pending is None or token not in face_words)) or \
                 token in {"1", "2", "3", "4", "5"}:
             if pending is not None:
-                raise IllegalAction(f"'{text.strip()}': two counts in a row")
+                raise IllegalAction("'{text}': two counts in a row", text=text.strip())
             pending = int(token) if token.isdigit() else _COUNT_WORDS[token]
             continue
         if token in face_words:
@@ -397,15 +404,21 @@ def parse_hand(text: str, dice: str = POKER) -> Hand:
             continue
         if token in _FILLER:
             continue
-        raise IllegalAction(f"cannot read '{token}' in the hand '{text.strip()}' "
-                            f"(faces: {' '.join(SYMBOLS[dice][::-1])})")
+        raise IllegalAction("cannot read '{token}' in the hand '{text}' (faces: {faces})",
+                            token=token, text=text.strip(),
+                            faces=" ".join(SYMBOLS[dice][::-1]))
     if pending is not None:
-        raise IllegalAction(f"'{text.strip()}': a count with nothing to count")
+        raise IllegalAction("'{text}': a count with nothing to count", text=text.strip())
     total = sum(counts.values())
     if total != 5:
-        raise IllegalAction(f"'{text.strip()}' names {total} dice; a hand is exactly five "
-                            "(e.g. '3T A Q')")
+        raise IllegalAction("'{text}' names {total} dice; a hand is exactly five (e.g. "
+                            "'3T A Q')", text=text.strip(), total=total)
     return Hand.of(counts.elements(), dice)
+
+
+def named(hand: Hand) -> Words:
+    """A hand in words in every language, for a message that names it."""
+    return Words({lang: hand.name(lang) for lang in FACE_NAMES})
 
 
 def parse_faces(text: str, dice: str = POKER) -> Faces:
@@ -427,8 +440,8 @@ def parse_faces(text: str, dice: str = POKER) -> Faces:
             continue
         if token in _FILLER:
             continue
-        raise IllegalAction(f"cannot read '{token}' as a die (faces: "
-                            f"{' '.join(SYMBOLS[dice][::-1])})")
+        raise IllegalAction("cannot read '{token}' as a die (faces: {faces})", token=token,
+                            faces=" ".join(SYMBOLS[dice][::-1]))
     if not 1 <= len(faces) <= 5:
         raise IllegalAction("say which dice to throw again, one to five of them (e.g. "
                             "'reroll Q 9')")
@@ -529,8 +542,8 @@ def parse_action(text: str, dice: str = POKER) -> Action:
     try:
         return Announce(parse_hand(text, dice))
     except IllegalAction:
-        raise IllegalAction(f"cannot read '{text.strip()}': say 'announce 3T A Q', "
-                            "'reroll Q 9', 'doubt' or 'accept'") from None
+        raise IllegalAction("cannot read '{text}': say 'announce 3T A Q', 'reroll Q 9', "
+                            "'doubt' or 'accept'", text=text.strip()) from None
 
 
 # --------------------------------------------------------------------------- state
@@ -628,8 +641,9 @@ class PokerDiceState(State):
                 lowest = self.lowest_announcement() if self.phase == CALL else None
                 if lowest is None:
                     raise
-                raise IllegalAction(f"{exc}; the lowest legal announcement is "
-                                    f"'{lowest}' ({lowest.name()})") from None
+                raise IllegalAction("{error}; the lowest legal announcement is '{lowest}' "
+                                    "({name})", error=exc.message, lowest=str(lowest),
+                                    name=named(lowest)) from None
         return super().apply(action)
 
     def _apply(self, action: Action) -> PokerDiceState:
@@ -641,41 +655,44 @@ class PokerDiceState(State):
             return self._reroll(action)
         if isinstance(action, Announce):
             return self._announce(action.hand)
-        raise IllegalAction(f"there are no five aces to accept; {self._what_now()}")
+        raise IllegalAction("there are no five aces to accept; {now}", now=self._what_now())
 
-    def _what_now(self) -> str:
+    def _what_now(self) -> Any:
         """What the player to move may do, in words (for error messages)."""
         lowest = self.lowest_announcement()
-        options = []
+        options: list[Message] = []
         if self.claim is not None and not self.thrown:
-            options.append("doubt")
+            options.append(term("doubt"))
         if self._rerolls():
-            options.append("reroll some dice")
+            options.append(term("reroll some dice"))
         if lowest is not None:
-            options.append(f"announce '{lowest}' ({lowest.name()}) or higher")
-        return " or ".join(options)
+            options.append(Message("announce '{lowest}' ({name}) or higher",
+                                   {"lowest": str(lowest), "name": named(lowest)}))
+        return either(options) if options else ""
 
     def _announce(self, hand: Hand) -> PokerDiceState:
         if hand.dice != self.rules.dice:
-            raise IllegalAction(f"'{hand}' is a hand of {hand.dice} dice; this game uses "
-                                f"{self.rules.dice} dice")
+            raise IllegalAction("'{hand}' is a hand of {kind} dice; this game uses {dice} "
+                                "dice", hand=str(hand), kind=_DICE_TERMS[hand.dice],
+                                dice=_DICE_TERMS[self.rules.dice])
         lowest = self.lowest_announcement()
         if lowest is None:
-            raise IllegalAction(f"nothing beats {self.claim}: doubt")
+            raise IllegalAction("nothing beats {claim}: doubt", claim=str(self.claim))
         if hand < lowest:
-            raise IllegalAction(f"'{hand}' ({hand.name()}) is not higher than the claim "
-                                f"'{self.claim}'; the lowest legal announcement is "
-                                f"'{lowest}' ({lowest.name()})")
+            raise IllegalAction("'{hand}' ({name}) is not higher than the claim '{claim}'; the "
+                                "lowest legal announcement is '{lowest}' ({lowest_name})",
+                                hand=str(hand), name=named(hand), claim=str(self.claim),
+                                lowest=str(lowest), lowest_name=named(lowest))
         seat = self.player
         return replace(self, claim=hand, claimant=seat, player=1 - seat, thrown=False,
                        history=(*self.history, (seat, str(Announce(hand)))))
 
     def _doubt(self) -> PokerDiceState:
         if self.claim is None:
-            raise IllegalAction(f"there is nothing to doubt yet; {self._what_now()}")
+            raise IllegalAction("there is nothing to doubt yet; {now}", now=self._what_now())
         if self.thrown:
-            raise IllegalAction(f"you have thrown this turn, so you must announce; "
-                                f"{self._what_now()}")
+            raise IllegalAction("you have thrown this turn, so you must announce; {now}",
+                                now=self._what_now())
         assert self.claimant is not None
         holds = self.hand(self.claimant) >= self.claim
         winner = self.claimant if holds else self.player
@@ -688,16 +705,16 @@ class PokerDiceState(State):
         faces = self.dice[seat]
         assert faces is not None
         if self.throws[seat] >= self.rules.throws:
-            raise IllegalAction(f"you have thrown {self.rules.throws} times this game; "
-                                f"{self._what_now()}")
+            raise IllegalAction("you have thrown {throws} times this game; {now}",
+                                throws=self.rules.throws, now=self._what_now())
         if self.phase == CALL and self.claim is None:
-            raise IllegalAction(f"the first call is made on the first throw; "
-                                f"{self._what_now()}")
+            raise IllegalAction("the first call is made on the first throw; {now}",
+                                now=self._what_now())
         if self.phase == CALL and self.lowest_announcement() is None:
-            raise IllegalAction(f"nothing beats {self.claim}: doubt")
+            raise IllegalAction("nothing beats {claim}: doubt", claim=str(self.claim))
         if action.dice != self.rules.dice or Counter(action.faces) - Counter(faces):
             mine = Hand(faces, self.rules.dice).dice_text()
-            raise IllegalAction(f"you can only pick up dice you have: {mine}")
+            raise IllegalAction("you can only pick up dice you have: {mine}", mine=mine)
         return replace(self, phase=REROLL, picked=tuple(sorted(action.faces)),
                        history=(*self.history, (seat, str(action))))
 
@@ -708,9 +725,9 @@ class PokerDiceState(State):
                            history=(*self.history, (self.player, "accept")))
         if isinstance(action, Reroll):
             return self._reroll(action)
-        raise IllegalAction(f"the opponent showed five aces: reroll to make five aces too "
-                            f"({self.rules.throws - self.throws[self.player]} throws left), "
-                            "or accept")
+        raise IllegalAction("the opponent showed five aces: reroll to make five aces too "
+                            "({left} throws left), or accept",
+                            left=self.rules.throws - self.throws[self.player])
 
     def _resolve(self, faces: Faces) -> PokerDiceState:
         if self.phase == OPENING:
@@ -909,8 +926,8 @@ class PokerDice(Game):
         known = {"hand", "dice", "rerolls"}
         unknown = set(params) - known
         if unknown:
-            raise RuleError(f"unknown odds parameter '{sorted(unknown)[0]}' "
-                            f"(parameters: {', '.join(sorted(known))})")
+            raise RuleError("unknown odds parameter '{name}' (parameters: {known})",
+                            name=sorted(unknown)[0], known=", ".join(sorted(known)))
         dice = self.rules.dice
         if ("dice" in params or "rerolls" in params) and "hand" not in params:
             raise RuleError("say which hand to reach, e.g. hand='3T A Q'")
@@ -923,15 +940,16 @@ class PokerDice(Game):
                         for n in range(1, self.rules.throws + 1)]
             mine = Hand.of(parse_faces(params["dice"], dice), dice)
             if len(mine.faces) != 5:
-                raise RuleError(f"give all five dice, not {len(mine.faces)} "
-                                "(e.g. dice='T T 9 A Q')")
+                raise RuleError("give all five dice, not {count} (e.g. dice='T T 9 A Q')",
+                                count=len(mine.faces))
             try:
                 rerolls = int(params.get("rerolls", self.rules.throws - 1))
             except ValueError:
-                raise RuleError(f"rerolls is a whole number, not '{params['rerolls']}'") \
-                    from None
+                raise RuleError("rerolls is a whole number, not '{text}'",
+                                text=params["rerolls"]) from None
             if not 1 <= rerolls <= self.rules.throws - 1:
-                raise RuleError(f"rerolls is 1 to {self.rules.throws - 1} under these rules")
+                raise RuleError("rerolls is 1 to {most} under these rules",
+                                most=self.rules.throws - 1)
             choices = sorted(table.choice_chances(mine.faces, dice, target.strength, rerolls),
                              key=lambda c: -c[1])
             rows: list[dict[str, Any]] = []

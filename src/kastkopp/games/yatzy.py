@@ -93,10 +93,12 @@ from kastkopp.engine import (
     Chance,
     Game,
     IllegalAction,
+    Message,
     Outcome,
     RuleError,
     Rules,
     State,
+    Words,
     ranking_by,
     register,
     rule,
@@ -304,10 +306,12 @@ def score(row: str, dice: Faces, rules: YatzyRules, first_throw: bool = False,
     True
     """
     if row not in rules.rows:
-        raise RuleError(f"'{row}' is not a row of this sheet (rows: {', '.join(rules.rows)})")
+        raise RuleError("'{row}' is not a row of this sheet (rows: {rows})", row=row,
+                        rows=row_names(rules.rows, rules.sheet_name))
     dice = tuple(sorted(dice))
     if len(dice) != rules.dice or any(not 1 <= f <= 6 for f in dice):
-        raise RuleError(f"a throw is {rules.dice} dice showing 1 to 6, not {list(dice)}")
+        raise RuleError("a throw is {count} dice showing 1 to 6, not {dice}", count=rules.dice,
+                        dice=str(list(dice)))
     points = _base(row, dice, rules, joker)
     if points is None:
         return None
@@ -421,6 +425,16 @@ def label(row: str, lang: str = "en", sheet: str = "yatzy") -> str:
     return _SHEET_LABELS.get((sheet, lang), {}).get(row) or _LABELS[lang][row]
 
 
+def row_name(row: str, sheet: str = "yatzy") -> Words:
+    """A row as a message names it: its key in English, its sheet's name in the others."""
+    return Words({"en": row, **{lang: label(row, lang, sheet) if row in _LABELS[lang] else row
+                                for lang in ("sv", "da")}})
+
+
+def row_names(rows: Sequence[str], sheet: str = "yatzy") -> list[Words]:
+    return [row_name(row, sheet) for row in rows]
+
+
 def _normal(text: str) -> str:
     return " ".join(re.sub(r"[-_.:]", " ", text.strip().lower()).split())
 
@@ -461,18 +475,20 @@ def parse_row(text: str, rules: YatzyRules | None = None) -> str:
     if word in _ALIASES:
         return _ALIASES[word]
     rows = rules.rows if rules is not None else ALL_ROWS
-    raise IllegalAction(f"'{text.strip()}' is not a row (rows: {', '.join(rows)})")
+    sheet = rules.sheet_name if rules is not None else "yatzy"
+    raise IllegalAction("'{text}' is not a row (rows: {rows})", text=text.strip(),
+                        rows=row_names(rows, sheet))
 
 
 def parse_dice(text: str) -> Faces:
     """Dice as players write them: ``3 3 5``, ``3,3,5`` or ``335``."""
     digits = re.sub(r"[\s,;+-]", "", text)
     if not digits.isdigit():
-        raise IllegalAction(f"'{text.strip()}' are not dice: write them like 3 3 5")
+        raise IllegalAction("'{text}' are not dice: write them like 3 3 5", text=text.strip())
     faces = tuple(sorted(int(d) for d in digits))
     wrong = [f for f in faces if not 1 <= f <= 6]
     if wrong:
-        raise IllegalAction(f"a die shows 1 to 6, not {wrong[0]}")
+        raise IllegalAction("a die shows 1 to 6, not {face}", face=wrong[0])
     return faces
 
 
@@ -509,12 +525,12 @@ def parse_action(text: str, rules: YatzyRules | None = None) -> Action:
         faces = parse_dice(rest) if rest.strip() else ()
         dice = rules.dice if rules is not None else 6
         if len(faces) > dice:
-            raise IllegalAction(f"there are only {dice} dice to keep")
+            raise IllegalAction("there are only {dice} dice to keep", dice=dice)
         return Keep(faces)
     if word in _SCORE_WORDS and rest.strip():
         return Score(parse_row(rest, rules))
-    raise IllegalAction(f"cannot read '{text.strip()}': say 'keep 3 3 5' (the rest is "
-                        "rerolled), 'keep' (reroll all) or 'score pair'")
+    raise IllegalAction("cannot read '{text}': say 'keep 3 3 5' (the rest is rerolled), "
+                        "'keep' (reroll all) or 'score pair'", text=text.strip())
 
 
 def sub_multisets(dice: Faces) -> list[Faces]:
@@ -626,22 +642,23 @@ class YatzyState(State):
             return self._keep(action.dice)
         if isinstance(action, Score):
             return self._score(action.row)
-        raise IllegalAction(f"'{action}' is not a Yatzy action: keep dice or score a row")
+        raise IllegalAction("'{action}' is not a Yatzy action: keep dice or score a row",
+                            action=str(action))
 
     def _keep(self, keep: Faces) -> YatzyState:
-        playable = ", ".join(self.playable_rows())
+        playable = row_names(self.playable_rows(), self.rules.sheet_name)
         if self.throw >= self.throws():
-            raise IllegalAction(f"you have thrown {self.throws()} times; score a row "
-                                f"({playable})")
+            raise IllegalAction("you have thrown {throws} times; score a row ({playable})",
+                                throws=self.throws(), playable=playable)
         have = Counter(self.dice)
         missing = Counter(keep) - have
         if missing:
-            face = min(missing)
-            raise IllegalAction(f"you cannot keep {' '.join(map(str, keep))}: your dice are "
-                                f"{' '.join(map(str, self.dice))} (no {face} to spare)")
+            raise IllegalAction("you cannot keep {keep}: your dice are {dice} (no {face} to "
+                                "spare)", keep=" ".join(map(str, keep)),
+                                dice=" ".join(map(str, self.dice)), face=min(missing))
         if len(keep) == len(self.dice):
-            raise IllegalAction(f"keeping all {len(keep)} dice rolls nothing; keep fewer or "
-                                f"score a row ({playable})")
+            raise IllegalAction("keeping all {count} dice rolls nothing; keep fewer or score a "
+                                "row ({playable})", count=len(keep), playable=playable)
         return replace(self, kept=tuple(sorted(keep)), dice=())
 
     def _resolve(self, faces: Faces) -> YatzyState:
@@ -650,16 +667,19 @@ class YatzyState(State):
 
     def _score(self, row: str) -> YatzyState:
         rules, seat = self.rules, self.player
+        name = rules.sheet_name
         if row not in rules.rows:
-            raise IllegalAction(f"there is no {row} row on this sheet (rows: "
-                                f"{', '.join(rules.rows)})")
+            raise IllegalAction("there is no {row} row on this sheet (rows: {rows})",
+                                row=row_name(row, name), rows=row_names(rules.rows, name))
         cells = self.cells(seat)
         playable = self.playable_rows()
         if cells[row] is not None:
-            raise IllegalAction(f"{row} is already filled ({cells[row]}); open: "
-                                f"{', '.join(playable)}")
+            raise IllegalAction("{row} is already filled ({cell}); open: {playable}",
+                                row=row_name(row, name), cell=cells[row],
+                                playable=row_names(playable, name))
         if row not in playable:
-            raise IllegalAction(f"{self._why_not(row)}: score {', '.join(playable)}")
+            raise IllegalAction("{why}: score {playable}", why=self._why_not(row),
+                                playable=row_names(playable, name))
         points = score(row, self.dice, rules, self.throw == 1, self.joker())
         cell = mark(points, rules)
         extras = self.extras
@@ -676,12 +696,13 @@ class YatzyState(State):
                        player=(seat + 1) % self.game.players,
                        last=(seat, row, self.dice, cell))
 
-    def _why_not(self, row: str) -> str:
+    def _why_not(self, row: str) -> Message:
         if self.joker() and self.rules.order == "free":
-            return f"a Yahtzee of {self.dice[0]}s goes in its upper row, else a lower row"
+            return Message("a Yahtzee of {face}s goes in its upper row, else a lower row",
+                           {"face": self.dice[0]})
         if self.rules.order == "top-down":
-            return "the rows are filled top to bottom"
-        return "the upper part is filled first"
+            return Message("the rows are filled top to bottom")
+        return Message("the upper part is filled first")
 
     def outcome(self) -> Outcome:
         n = self.game.players
@@ -815,11 +836,12 @@ def check_row(ruleset: str, row: str, dice: str, first_throw: bool = False,
     key = parse_row(row, rule_set)
     faces = parse_dice(dice)
     if len(faces) != rule_set.dice:
-        raise IllegalAction(f"{TITLES[ruleset]} is played with {rule_set.dice} dice, not "
-                            f"{len(faces)}")
+        raise IllegalAction("{game} is played with {count} dice, not {got}",
+                            game=TITLES[ruleset], count=rule_set.dice, got=len(faces))
     if key not in rule_set.rows:
-        raise IllegalAction(f"{TITLES[ruleset]} has no {key} row (rows: "
-                            f"{', '.join(rule_set.rows)})")
+        raise IllegalAction("{game} has no {row} row (rows: {rows})", game=TITLES[ruleset],
+                            row=row_name(key, rule_set.sheet_name),
+                            rows=row_names(rule_set.rows, rule_set.sheet_name))
     points = score(key, faces, rule_set, first_throw)
     return {"ruleset": ruleset, "title": TITLES[ruleset], "row": key,
             "label": label(key, rule_set.lang, rule_set.sheet_name), "dice": list(faces),
