@@ -34,6 +34,7 @@ from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from kastkopp.engine import IllegalAction, KastkoppError, registered
+from kastkopp.locale.messages import translate
 from kastkopp.server import accounts, pages, stats
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.series import SeriesRunner
@@ -232,7 +233,8 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         status = 401 if isinstance(exc, accounts.NotAuthenticated) else \
             409 if isinstance(exc, StaleAction) else \
             404 if isinstance(exc, TableError) and str(exc).startswith("there is no") else 400
-        return JSONResponse({"detail": str(exc)}, status_code=status)
+        # English for people, the template and parameters for programs that translate
+        return JSONResponse({"detail": str(exc), **exc.message.to_json()}, status_code=status)
 
     def signed_in(request: Request, account: Account, token: str) -> JSONResponse:
         response = JSONResponse({"account": out(account), "token": token})
@@ -442,7 +444,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                     {"type": "error", "error": "the token is not valid; log in again"}))
                 await websocket.close(code=4401)
                 return
-        await _play(hub, live, websocket, account)
+        await _play(hub, live, websocket, account, pages.language(websocket))
 
     # -- matches and tournaments -----------------------------------------------------------
     @app.post("/api/series", status_code=201, tags=["series"])
@@ -503,7 +505,7 @@ def _account(store: Store, token: str | None) -> Account | None:
 
 
 async def _play(hub: Hub, live: LiveTable, websocket: WebSocket,
-                account: Account | None) -> None:
+                account: Account | None, lang: str = "en") -> None:
     """One client at one table: frames out through a queue, actions in."""
     seat = live.seat_of(account.id if account else None)
     watcher = hub.watch(live, seat)
@@ -520,7 +522,7 @@ async def _play(hub: Hub, live: LiveTable, websocket: WebSocket,
     try:
         while True:
             text = await websocket.receive_text()
-            reply = await _handle(hub, live, account, text)
+            reply = await _handle(hub, live, account, text, lang)
             watcher.send(json.dumps(reply, ensure_ascii=False))
     except (WebSocketDisconnect, RuntimeError):
         pass
@@ -530,7 +532,7 @@ async def _play(hub: Hub, live: LiveTable, websocket: WebSocket,
 
 
 async def _handle(hub: Hub, live: LiveTable, account: Account | None,
-                  text: str) -> dict[str, Any]:
+                  text: str, lang: str = "en") -> dict[str, Any]:
     """Answer one frame from a client: an ``ack`` or an ``error``; errors change nothing."""
     try:
         message = json.loads(text)
@@ -548,8 +550,8 @@ async def _handle(hub: Hub, live: LiveTable, account: Account | None,
     try:
         seq = await hub.act(live.id, account.id, message.get("action"), message.get("seq"))
     except IllegalAction as exc:
-        return {"type": "error", "id": ref, "error": str(exc),
+        return {"type": "error", "id": ref, "error": translate(exc, lang),
                 "stale": isinstance(exc, StaleAction), "seq": live.seq}
     except KastkoppError as exc:
-        return {"type": "error", "id": ref, "error": str(exc), "seq": live.seq}
+        return {"type": "error", "id": ref, "error": translate(exc, lang), "seq": live.seq}
     return {"type": "ack", "id": ref, "seq": seq}

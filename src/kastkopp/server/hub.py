@@ -47,6 +47,7 @@ from kastkopp.engine import (
     Table,
     game_from_json,
     load,
+    term,
 )
 from kastkopp.store import Account, GameTable, LogEvent, Seat, Store
 from kastkopp.strategy import bot_names, make_bot
@@ -651,13 +652,14 @@ class Hub:
             if seat is None:
                 raise IllegalAction("you have no seat at this table; you can only watch")
             if seq != live.seq:
-                raise StaleAction(f"the table is at {live.seq}, not {seq}: your action was "
-                                  "for a position that has passed (or was sent twice)")
+                raise StaleAction("the table is at {at}, not {seq}: your action was for a "
+                                  "position that has passed (or was sent twice)", at=live.seq,
+                                  seq=seq)
             table = live.table
             to_move = table.state.to_move()
             if to_move != seat:
-                who = "nobody" if to_move is None else table.seats[to_move]
-                raise IllegalAction(f"it is not your turn; it is {who}'s")
+                who = term("nobody") if to_move is None else table.seats[to_move]
+                raise IllegalAction("it is not your turn; it is {who}'s", who=who)
             if as_bot is None and live.seats[seat].bot is not None:
                 raise IllegalAction("a bot plays this seat")
             # The move is made on a copy, so nobody sees it before it is committed.
@@ -890,4 +892,4 @@ def check_rules(game_name: str, preset: str | None, rules: dict[str, Any],
     except KastkoppError:
         raise
     except (TypeError, ValueError) as exc:
-        raise RuleError(f"the rules cannot be read: {exc}") from None
+        raise RuleError("the rules cannot be read: {error}", error=str(exc)) from None

@@ -33,6 +33,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, Field
 from sqlalchemy import select
+from starlette.requests import HTTPConnection
 
 from kastkopp.engine import IllegalAction, KastkoppError, registered
 from kastkopp.server import accounts, stats
@@ -69,7 +70,7 @@ def negotiate(accept: str) -> str:
     return "en"
 
 
-def language(request: Request) -> str:
+def language(request: HTTPConnection) -> str:
     chosen = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
     if chosen in LANGUAGES:
         return chosen

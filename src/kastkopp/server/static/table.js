@@ -122,7 +122,8 @@ function draw() {
 function connect(again = false) {
   if (again && socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/api/tables/${table.id}/ws`);
+  const lang = encodeURIComponent(document.documentElement.lang || "en");  // errors in it
+  socket = new WebSocket(`${scheme}://${location.host}/api/tables/${table.id}/ws?lang=${lang}`);
   socket.onopen = () => {
     retry = 0;
     document.body.dataset.connected = "yes";

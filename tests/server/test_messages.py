@@ -1,0 +1,81 @@
+"""An illegal move is answered in the language the client asked for.
+
+A real server process and the ``websockets`` client: the WebSocket takes its language from
+``?lang=``, else the page's language cookie, else ``Accept-Language``, else English. The
+HTTP API answers in English and adds the template and its parameters for programs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from servertools import ServerProcess, guest, new_table, token
+from websockets.sync.client import connect
+
+
+@pytest.fixture
+def table(tmp_path: Path, servers: list[ServerProcess]) -> Iterator[tuple[str, Any, str]]:
+    """A started two-player Slosch table on a server process: (ws url, Anna's headers, id)."""
+    server = ServerProcess(str(tmp_path / "k.db")).start()
+    servers.append(server)
+    with httpx.Client(base_url=server.url) as client:
+        anna, bo = guest(client, "Anna"), guest(client, "Bo")
+        made = new_table(client, anna, "mia", 2)
+        table_id = str(made["id"])
+        assert client.post(f"/api/tables/{table_id}/join", json={}, headers=bo).is_success
+        assert client.post(f"/api/tables/{table_id}/start", json={}, headers=anna).is_success
+        yield f"{server.ws_url}/api/tables/{table_id}/ws?token={token(anna)}", anna, server.url
+
+
+def refusal(url: str, action: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """Send ``action`` at the position the first frame shows; the server's answer."""
+    with connect(url, additional_headers=headers or {}, open_timeout=10) as ws:
+        while (frame := json.loads(ws.recv(timeout=10)))["type"] != "state":
+            pass
+        ws.send(json.dumps({"action": action, "seq": frame["seq"], "id": 7}))
+        while (reply := json.loads(ws.recv(timeout=10)))["type"] == "state":
+            pass
+    assert reply["type"] == "error" and reply["id"] == 7
+    return reply
+
+
+def test_an_illegal_move_is_answered_in_the_language_the_client_chose(table) -> None:
+    url, anna, base = table
+    english = "'99' is not a roll of two dice (write it like 54)"
+    assert refusal(url + "&lang=sv", "announce 99")["error"] == \
+        "'99' är inget kast med två tärningar (skriv det som 54)"
+    assert refusal(url, "announce 99", {"Cookie": "kastkopp_lang=da"})["error"] == \
+        "'99' er ikke et slag med to terninger (skriv det som 54)"
+    assert refusal(url, "announce 99", {"Accept-Language": "sv-SE,sv;q=0.9"})["error"] == \
+        "'99' är inget kast med två tärningar (skriv det som 54)"
+    assert refusal(url, "announce 99")["error"] == english
+    assert refusal(url + "&lang=xx", "announce 99")["error"] == english
+    # nothing changed, whatever the language of the refusal
+    with httpx.Client(base_url=base) as client:
+        seq = client.get(f"/api/tables/{url.split('/')[-2]}").json()["seq"]
+        response = client.post(f"/api/tables/{url.split('/')[-2]}/action", headers=anna,
+                               json={"action": "announce 99", "seq": seq})
+    assert response.status_code == 400
+    assert response.json() == {"detail": english,
+                               "template": "'{text}' is not a roll of two dice (write it "
+                                           "like 54)",
+                               "params": {"text": "99"}}
+
+
+def test_the_servers_own_refusals_speak_the_language_too(table) -> None:
+    url, _, _ = table
+    reply = refusal(url + "&lang=sv", "roll")  # out of order: Anna has rolled and announces
+    assert reply["error"].startswith("du har slagit; utropa nu ett värde (t.ex. 'säg ")
+    with connect(url + "&lang=da", open_timeout=10) as ws:
+        while (frame := json.loads(ws.recv(timeout=10)))["type"] != "state":
+            pass
+        ws.send(json.dumps({"action": "roll", "seq": frame["seq"] + 5}))
+        while (reply := json.loads(ws.recv(timeout=10)))["type"] == "state":
+            pass
+    assert reply["stale"] and reply["error"].startswith(
+        f"bordet er ved {frame['seq']}, ikke {frame['seq'] + 5}: dit træk gjaldt")
