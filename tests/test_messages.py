@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import pickle
+import re
 import string
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from babel.messages.extract import extract
 from babel.messages.pofile import read_po
 
 from kastkopp.engine import IllegalAction, KastkoppError, Message, RuleError, Table, load
+from kastkopp.games.liars_dice import parse_hand
 from kastkopp.locale.messages import catalog, error_json, translate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,8 +125,8 @@ def test_a_yatzy_row_is_named_as_the_sheet_names_it_in_each_language() -> None:
         state.apply("score chance")
     error = caught.value
     assert str(error).startswith("chance is already filled (21); open: ones, twos")
-    assert translate(error, "sv").startswith("Chans är redan ifylld (21); öppna: Ettor, Tvåor")
-    assert translate(error, "da").startswith("Chance er allerede udfyldt (21); åbne: Enere")
+    assert translate(error, "sv").startswith("raden Chans är redan ifylld (21); öppna: Ettor")
+    assert translate(error, "da").startswith("rækken Chance er allerede udfyldt (21); åbne: Enere")
 
 
 def test_a_poker_hand_is_named_in_the_players_words() -> None:
@@ -197,3 +199,32 @@ def test_every_game_answers_nonsense_in_swedish_and_danish() -> None:
 def test_a_message_renders_its_lists_and_choices() -> None:
     message = Message("{a}; {b}", {"a": [1, 2], "b": Message("x")})
     assert str(message) == "1, 2; x"
+
+
+READERS = [("mia", {}), ("knack", {}), ("linka", {}), ("liars_dice", {"preset": "perudo"}),
+           ("liars_dice", {"preset": "lognare"}), ("poker_dice", {}), ("yatzy", {})]
+
+
+@pytest.mark.parametrize(("name", "rules"), READERS)
+@pytest.mark.parametrize("lang", ["en", "sv", "da"])
+def test_the_moves_a_refusal_suggests_are_read_by_the_game_in_its_language(
+        name: str, rules: dict[str, str], lang: str) -> None:
+    game = load(name, **rules)
+    with pytest.raises(IllegalAction) as caught:
+        game.parse_action("xyzzy plugh")
+    suggested = [q for q in re.findall(r"'([^']*)'", translate(caught.value, lang))
+                 if q != "xyzzy plugh"]
+    assert len(suggested) >= 2
+    for move in suggested:
+        game.parse_action(move)  # raises if the game cannot read its own suggestion
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "da"])
+def test_the_hands_a_refusal_suggests_are_read_in_its_language(lang: str) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        parse_hand("xyzzy")
+    suggested = [q for q in re.findall(r"'([^']*)'", translate(caught.value, lang))
+                 if q != "xyzzy"]
+    assert len(suggested) == 6
+    for hand in suggested:
+        parse_hand(hand)
