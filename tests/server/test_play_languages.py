@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,11 +17,17 @@ from servertools import ServerProcess, guest, new_table, token
 from websockets.sync.client import connect
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server process for the module's tables."""
+    process = ServerProcess(str(tmp_path_factory.mktemp("languages") / "k.db")).start()
+    yield process
+    process.stop()
+
+
 @pytest.fixture
-def table(tmp_path: Path, servers: list[ServerProcess]) -> Iterator[tuple[str, Any, str]]:
-    """A started two-player Slosch table on a server process: (ws url, Anna's headers, id)."""
-    server = ServerProcess(str(tmp_path / "k.db")).start()
-    servers.append(server)
+def table(server: ServerProcess) -> Iterator[tuple[str, Any, str]]:
+    """A started two-player Slosch table: (Anna's WebSocket URL, her headers, server URL)."""
     with httpx.Client(base_url=server.url) as client:
         anna, bo = guest(client, "Anna"), guest(client, "Bo")
         made = new_table(client, anna, "mia", 2)
