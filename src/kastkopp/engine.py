@@ -47,13 +47,15 @@ class Message:
 
     The template is a :meth:`str.format` pattern when there are parameters (literal text
     otherwise). A parameter is shown as it is (numbers, dice, notation, names) unless it is
-    itself a :class:`Message` — a word such as a row or a face name, or a whole clause — or
+    itself a :class:`Message` — a word such as an action (:func:`term`), or a clause — or
     a list of them, which are translated too; a game that names things in its own words in
-    each language (a poker hand, "three tens, an ace and a queen") passes :class:`Words`.
+    each language (a Yatzy row, a poker hand such as "three tens, an ace and a queen")
+    passes :class:`Words`.
     ``context`` tells apart words spelt alike in English but not elsewhere (``pgettext``).
 
-    >>> str(Message("{row} is already filled", {"row": pterm("row", "pair")}))
-    'pair is already filled'
+    >>> str(Message("{cost}; {choices}", {"cost": "calling costs 3",
+    ...                                    "choices": either([term("call"), term("fold")])}))
+    'calling costs 3; call or fold'
     """
 
     template: str
