@@ -9,7 +9,7 @@ LOCALE=src/kastkopp/locale
 "$BIN/pybabel" extract -F babel-errors.cfg --no-location --sort-output --omit-header \
     -k IllegalAction -k RuleError -k StaleAction -k Message -k term -k pterm:1c,2 \
     -o "$LOCALE/errors.pot" . >/dev/null
-for lang in sv da en; do
+for lang in sv da; do  # English is the templates themselves
     po="$LOCALE/$lang/LC_MESSAGES/errors.po"
     if [ -f "$po" ]; then
         "$BIN/pybabel" update -D errors -i "$LOCALE/errors.pot" -d "$LOCALE" -l "$lang" \
