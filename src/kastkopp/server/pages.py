@@ -31,12 +31,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from kastkopp.engine import IllegalAction, KastkoppError, registered
-from kastkopp.server import accounts, stats
-from kastkopp.sheets import Sheet
+from kastkopp.engine import registered
+from kastkopp.server import accounts, sheets_api, stats
+from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, Store
 from kastkopp.strategy import bot_help, bot_names
@@ -222,16 +221,6 @@ async def replay_page(table_id: str, request: Request) -> HTMLResponse:
 # --------------------------------------------------------------------------- the score keeper
 
 
-class SheetBody(BaseModel):
-    """A score sheet as the browser keeps it: the entries as typed, nothing derived."""
-
-    game: str = Field(max_length=40, examples=["liars_dice"])
-    preset: str | None = Field(default=None, max_length=40)
-    rules: dict[str, str | int | bool] = Field(default_factory=dict)
-    players: list[str] = Field(min_length=1, max_length=20)
-    entries: list[str] = Field(default_factory=list, max_length=2000)
-
-
 @router.get("/keep", response_class=HTMLResponse)
 def keeper(request: Request) -> HTMLResponse:
     kinds = [{"game": k.game, "title": k.title} for k in sheet_kinds().values()]
@@ -241,15 +230,7 @@ def keeper(request: Request) -> HTMLResponse:
 @router.post("/api/sheets/derive")
 def derive_sheet(body: SheetBody) -> dict[str, Any]:
     """Every number of a sheet, derived from its entries by :mod:`kastkopp.sheets`."""
-    sheet = Sheet.new(body.game, [p.strip() for p in body.players], body.preset,
-                      **{k: str(v).lower() if isinstance(v, bool) else str(v)
-                         for k, v in body.rules.items()})
-    for number, entry in enumerate(body.entries, start=1):
-        try:
-            sheet = sheet.add(entry)
-        except KastkoppError as exc:
-            raise IllegalAction(f"entry {number} ({entry}): {exc}") from None
-    return sheet.to_json()
+    return derive(body).to_json()
 
 
 @router.get("/sw.js")
@@ -262,4 +243,5 @@ def service_worker() -> FileResponse:
 def mount(app: Any) -> None:
     """Add the pages and their static files to the server's app."""
     app.include_router(router)
+    app.include_router(sheets_api.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
