@@ -34,7 +34,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 
 from kastkopp.engine import registered
-from kastkopp.server import accounts, sheets_api, stats
+from kastkopp.server import accounts, chat, sheets_api, stats
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, Store
@@ -130,7 +130,9 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Dice commitment"),
       N_("Cups revealed"), N_("Place"), N_("Round {n}"),
       N_("ones wild"), N_("Replay"), N_("Saved in this browser"),
-      N_("Offline: saved in this browser, checked again when the network returns")]
+      N_("Offline: saved in this browser, checked again when the network returns"),
+      N_("Saved in your account"), N_("Not saved in your account: {reason}"), N_("Delete"),
+      N_("watching")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
@@ -244,4 +246,5 @@ def mount(app: Any) -> None:
     """Add the pages and their static files to the server's app."""
     app.include_router(router)
     app.include_router(sheets_api.router)
+    app.include_router(chat.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

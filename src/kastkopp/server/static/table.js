@@ -1,6 +1,7 @@
 // The table: one WebSocket, a frame after every change, drawn by the game's renderer.
 // Only what the frame holds is ever drawn; the server sends each seat its own view.
 import {h, t, seatName} from "./ui.js";
+import * as chat from "./chat.js";
 
 const table = JSON.parse(document.getElementById("table").textContent);
 const status = document.getElementById("status");
@@ -127,12 +128,15 @@ function connect(again = false) {
     retry = 0;
     document.body.dataset.connected = "yes";
     if (pending) { socket.send(pending); pending = null; }
+    chat.catchUp();
   };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
       frame = message;
       draw();
+    } else if (message.type === "chat") {
+      chat.add(message);
     } else if (message.type === "error") {
       error.textContent = message.error;
       sentFor = -1;
@@ -150,6 +154,7 @@ function connect(again = false) {
 
 document.addEventListener("redraw", () => { if (frame) draw(); });
 await loadRenderer();
+chat.start(table.id);
 drawSeating(table);
 if (table.status === "open") {
   // Show who sits down until the game starts; the socket brings the game itself.

@@ -1,0 +1,136 @@
+"""The browser, further: score sheets kept in the account, chat at the table, the advisor's
+hint, replays drawn as the table is drawn, the invite link. Headless Chromium as in
+``test_web_play``; screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_web_play import (
+    ARTIFACTS,
+    SEED_CELLS,
+    TIMEOUT,
+    Person,
+    add_entry,
+    browser,
+    create_table,
+    join,
+    server,
+    sit,
+    standings,
+)
+
+__all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
+
+FINAL = ["1. Anna · 4", "2. Cara · 0", "3. Ben · 0"]
+
+
+def account_page(browser: Any, server: str, name: str, password: str,
+                 register: bool) -> Any:
+    """A browser context logged in to an account (registered on first use)."""
+    context = browser.new_context(base_url=server, locale="en")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    path = "/api/account/register" if register else "/api/account/login"
+    response = page.request.post(path, data={"name": name, "password": password})
+    assert response.ok, response.text()
+    return page
+
+
+def server_sheets(page: Any) -> list[dict[str, Any]]:
+    return list(page.evaluate("fetch('/api/sheets').then(r => r.json())"))
+
+
+def test_the_score_keeper_keeps_sheets_in_the_account_and_syncs_after_working_offline(
+        browser: Any, server: str) -> None:
+    page = account_page(browser, server, "keeper", "correct horse", register=True)
+    page.goto("/keep")
+    page.evaluate("navigator.serviceWorker.ready")
+    page.select_option("#sheet-game", "liars_dice")
+    page.fill("#sheet-players", "Anna, Ben, Cara")
+    page.click("#new-sheet-button")
+    page.wait_for_selector("#sheet-table")
+    for cells in SEED_CELLS[:10]:
+        add_entry(page, cells)
+    page.wait_for_function("document.getElementById('keeper-status').textContent"
+                           " === 'Saved in your account'")
+    saved = server_sheets(page)
+    assert [s["entries"] for s in saved] == [10]
+
+    # The network goes; the rest of the game is written down anyway, the tab is closed.
+    page.context.set_offline(True)
+    for cells in SEED_CELLS[10:]:
+        add_entry(page, cells)
+    assert page.evaluate("document.body.dataset.online") == "no"
+    page.close()
+    page = page.context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto("/keep")
+    page.wait_for_function("document.body.dataset.entries === '13'")
+    assert standings(page) == FINAL
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_function("document.getElementById('keeper-status').textContent"
+                           " === 'Saved in your account'")
+    saved = server_sheets(page)
+    assert [(s["entries"], s["winner"], s["finished"]) for s in saved] == [(13, "Anna", True)]
+
+    # Another device of the same account finds the sheet and the players.
+    other = account_page(browser, server, "keeper", "correct horse", register=False)
+    other.goto("/keep")
+    other.wait_for_selector(f"#sheet-list li[data-sheet='{saved[0]['id']}']")
+    other.click(f"#sheet-list li[data-sheet='{saved[0]['id']}'] .open-sheet")
+    other.wait_for_function("document.body.dataset.entries === '13'")
+    assert standings(other) == FINAL
+    assert other.locator("#known-players option").count() == 3
+    # Deleting it there deletes it in the account.
+    other.click(f"#sheet-list li[data-sheet='{saved[0]['id']}'] .delete-sheet")
+    other.wait_for_function("document.body.dataset.sheets === '0'")
+    other.wait_for_function("fetch('/api/sheets').then(r => r.json()).then(l => !l.length)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "keeper-account.png"), full_page=True)
+    page.context.close()
+    other.context.close()
+
+
+def chat(person: Person, text: str) -> None:
+    count = int(person.page.evaluate("document.body.dataset.chat || '0'"))
+    person.page.fill("#chat-text", text)
+    person.page.click("#chat-send")
+    person.wait("n => +(document.body.dataset.chat || 0) > n", count)
+
+
+def test_two_people_chat_at_the_table_and_a_message_stays_text(browser: Any,
+                                                               server: str) -> None:
+    anna = sit(browser, server, "Anna")
+    ben = sit(browser, server, "Ben")
+    table = create_table(anna, "mia", [""], players=2)
+    join(ben, table, anna)
+    trap = '<img src=x onerror="window.trapped=1">hej Ben'
+    chat(anna, trap)
+    ben.wait("document.body.dataset.chat === '1'")
+    line = ben.page.locator("#chat-log li").last
+    assert line.locator(".text").inner_text() == trap  # drawn as text, never as markup
+    assert line.locator(".author").inner_text().startswith("Anna~")
+    assert ben.page.locator("#chat-log img").count() == 0
+    assert ben.page.evaluate("window.trapped") is None
+    chat(ben, "hej Anna, lycka till")
+    anna.wait("document.body.dataset.chat === '2'")
+    assert anna.page.locator("#chat-log li .text").all_inner_texts() == \
+        [trap, "hej Anna, lycka till"]
+    # Too long is refused with the reason and nothing is sent.
+    anna.page.evaluate("document.getElementById('chat-text').removeAttribute('maxlength')")
+    anna.page.fill("#chat-text", "x" * 300)
+    anna.page.click("#chat-send")
+    anna.page.wait_for_function("document.getElementById('chat-error').textContent !== ''")
+    assert "at most 280 characters" in anna.page.inner_text("#chat-error")
+    # The chat is kept: a reload (or a spectator arriving) shows it again.
+    ben.page.reload()
+    ben.wait("document.body.dataset.chat === '2'")
+    anna.page.click("#start")
+    anna.wait("document.body.dataset.status === 'playing'")
+    chat(anna, "nu kör vi")
+    ben.wait("document.body.dataset.chat === '3'")
+    ARTIFACTS.mkdir(exist_ok=True)
+    ben.page.screenshot(path=str(ARTIFACTS / "chat-table.png"), full_page=True)
+    assert not anna.errors and not ben.errors
