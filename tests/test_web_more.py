@@ -4,7 +4,11 @@ hint, replays drawn as the table is drawn, the invite link. Headless Chromium as
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from test_web_play import (
     ARTIFACTS,
@@ -14,10 +18,12 @@ from test_web_play import (
     add_entry,
     browser,
     create_table,
+    free_port,
     join,
     server,
     sit,
     standings,
+    start_server,
 )
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
@@ -134,3 +140,55 @@ def test_two_people_chat_at_the_table_and_a_message_stays_text(browser: Any,
     ARTIFACTS.mkdir(exist_ok=True)
     ben.page.screenshot(path=str(ARTIFACTS / "chat-table.png"), full_page=True)
     assert not anna.errors and not ben.errors
+
+
+@pytest.fixture
+def cold_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A server whose advisor has nothing solved yet (an empty cache of its own)."""
+    monkeypatch.setenv("KASTKOPP_CACHE", str(tmp_path / "cache"))
+    port = free_port()
+    process = start_server(tmp_path / "kastkopp.db", port)
+    yield f"http://127.0.0.1:{port}"
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def yatzy_table(person: Person, hints: bool) -> None:
+    page = person.page
+    page.goto("/lobby?game=yatzy")
+    page.fill("#players", "1")
+    page.dispatch_event("#players", "change")
+    page.select_option("#preset", "tarningspoker")
+    if not hints:
+        page.uncheck("#hints")
+    page.click("#create-button")
+    page.wait_for_url("**/play/*")
+    page.click("#start")
+    person.wait("document.body.dataset.mine === 'yes'")
+
+
+def test_the_advisor_hints_on_your_own_turn_and_a_table_can_go_without(
+        browser: Any, cold_server: str) -> None:
+    anna = sit(browser, cold_server, "Anna")
+    yatzy_table(anna, hints=True)
+    page = anna.page
+    page.click("#hint-button")
+    anna.wait("document.body.dataset.hint === 'ready'")
+    seen = [f for f in anna.frames if f.get("type") == "state"][-1]
+    choices = page.locator("#hint-choices li").evaluate_all(
+        "items => items.map(li => li.dataset.choice)")
+    assert 1 <= len(choices) <= 6 and set(choices) <= set(seen["legal"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "yatzy-hint.png"), full_page=True)
+    # A move makes the hint stale: it goes, and the next one is for the new position.
+    seq = int(page.evaluate("document.body.dataset.seq"))
+    page.click("#sheet button[data-action='score chance']")
+    anna.wait("seq => +document.body.dataset.seq > seq && "
+              "document.body.dataset.mine === 'yes'", seq)
+    assert page.locator("#hint-choices li").count() == 0
+    page.click("#hint-button")
+    anna.wait("document.body.dataset.hint === 'ready'")
+    assert "score chance" not in page.locator("#hint-choices").inner_text()
+    yatzy_table(anna, hints=False)
+    assert page.locator("#hint-button").count() == 0
+    assert not anna.errors

@@ -34,7 +34,7 @@ from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from kastkopp.engine import IllegalAction, KastkoppError, registered
-from kastkopp.server import accounts, pages, stats
+from kastkopp.server import accounts, hints, pages, stats
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.series import SeriesRunner
 from kastkopp.store import Account, GameTable, Store
@@ -104,6 +104,8 @@ class CreateTable(BaseModel):
     time_control: TimeControl = Field(default_factory=TimeControl)
     client_seed: str | None = Field(default=None, max_length=64)
     sit: bool = Field(default=True, description="take the first free seat yourself")
+    hints: bool = Field(default=True, description="players may ask the advisor for a hint "
+                        "(games with an advisor)")
 
 
 class JoinBody(BaseModel):
@@ -326,6 +328,8 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
             hub.create, me, body.game, body.preset, dict(body.rules), body.players,
             list(body.seats), body.time_control.kind, body.time_control.seconds_per_move(),
             body.time_control.on_timeout, body.client_seed, body.sit)
+        if not body.hints:
+            await asyncio.to_thread(hints.set_allowed, store, table_id, False)
         return (await hub.get(table_id)).summary()
 
     @app.get("/api/tables/{table_id}", tags=["tables"])

@@ -34,7 +34,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 
 from kastkopp.engine import registered
-from kastkopp.server import accounts, chat, sheets_api, stats
+from kastkopp.games import load
+from kastkopp.server import accounts, chat, hints, sheets_api, stats
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, Store
@@ -132,7 +133,8 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("ones wild"), N_("Replay"), N_("Saved in this browser"),
       N_("Offline: saved in this browser, checked again when the network returns"),
       N_("Saved in your account"), N_("Not saved in your account: {reason}"), N_("Delete"),
-      N_("watching")]
+      N_("watching"), N_("Preparing the advisor…"),
+      N_("The advisor's choices, best first (expected final score)")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
@@ -151,8 +153,15 @@ def game_info(lang: str) -> list[dict[str, Any]]:
                          for p in cls.rules_class.PRESETS},
              "rules": [s.to_json() for s in cls.rules_class.specs()],
              "bots": {b: bot_help(name, b) for b in bot_names(name)},
-             "about": gettext(lang, f"about:{name}")}
+             "about": gettext(lang, f"about:{name}"),
+             "advice": has_advice(name)}
             for name, cls in sorted(registered().items())]
+
+
+@cache
+def has_advice(game: str) -> bool:
+    """Whether the game's default rules have an advisor (the lobby offers hints then)."""
+    return hints.available(load(game))
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -189,6 +198,8 @@ async def lobby(request: Request) -> HTMLResponse:
 async def table_page(table_id: str, request: Request) -> HTMLResponse:
     live = await request.app.state.hub.get(table_id)
     summary = live.summary()
+    summary["hints"] = hints.available(live.game) and await asyncio.to_thread(
+        hints.allowed, request.app.state.store, live.id)
     return page(request, "table.html", table=summary,
                 table_json=script_json(summary))
 
@@ -247,4 +258,5 @@ def mount(app: Any) -> None:
     app.include_router(router)
     app.include_router(sheets_api.router)
     app.include_router(chat.router)
+    app.include_router(hints.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -2,6 +2,7 @@
 // Only what the frame holds is ever drawn; the server sends each seat its own view.
 import {h, t, seatName} from "./ui.js";
 import * as chat from "./chat.js";
+import * as hint from "./hint.js";
 
 const table = JSON.parse(document.getElementById("table").textContent);
 const status = document.getElementById("status");
@@ -110,6 +111,7 @@ function draw() {
   if (!frame.view) { board.replaceChildren(); controls.replaceChildren(); return; }
   const mine = frame.seat !== null && frame.to_move === frame.seat && frame.seq > sentFor;
   document.body.dataset.mine = mine ? "yes" : "no";
+  hint.update(frame, mine);
   const drawn = renderer.render(frame, {send, mine});
   board.replaceChildren(drawn.board);
   controls.replaceChildren(mine && drawn.controls ? drawn.controls : "");
@@ -155,6 +157,7 @@ function connect(again = false) {
 document.addEventListener("redraw", () => { if (frame) draw(); });
 await loadRenderer();
 chat.start(table.id);
+hint.start(table.id);
 drawSeating(table);
 if (table.status === "open") {
   // Show who sits down until the game starts; the socket brings the game itself.
