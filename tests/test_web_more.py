@@ -4,6 +4,8 @@ hint, replays drawn as the table is drawn, the invite link. Headless Chromium as
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,8 @@ from test_web_play import (
     create_table,
     free_port,
     join,
+    play_out,
+    random_move,
     server,
     sit,
     standings,
@@ -192,3 +196,50 @@ def test_the_advisor_hints_on_your_own_turn_and_a_table_can_go_without(
     yatzy_table(anna, hints=False)
     assert page.locator("#hint-button").count() == 0
     assert not anna.errors
+
+
+def board_faces(page: Any, seat: int) -> list[int]:
+    return sorted(int(f) for f in page.eval_on_selector_all(
+        f"#board [data-seat='{seat}'] .cup .die", "ds => ds.map(d => d.dataset.face)"))
+
+
+def test_a_replay_is_drawn_as_the_table_with_every_cup_and_the_browser_checks_the_dice(
+        browser: Any, server: str) -> None:
+    anna = sit(browser, server, "Anna")
+    table = create_table(anna, "liars_dice", ["bot:random"], players=2, rules={"dice": "2"})
+    anna.page.click("#start")
+    rng = random.Random(8)
+    play_out([anna], lambda person: random_move(person, rng))
+    page = anna.page
+    page.goto(f"/replay/{table}")
+    page.wait_for_function("document.body.dataset.verified === 'yes'")
+    assert page.inner_text("#verify").startswith("✓ Every roll (")
+    log = page.evaluate(f"fetch('/api/tables/{table}/log').then(r => r.json())")
+    rolls = [(n, e) for n, e in enumerate(log["events"], start=1) if e["type"] == "roll"]
+    # After the first round's cups are rolled, each seat's board shows its own cup.
+    page.click("#first")
+    for _ in range(rolls[1][0]):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.body.dataset.step") == str(rolls[1][0])
+    for _, event in rolls[:2]:
+        assert board_faces(page, event["seat"]) == sorted(event["faces"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "perudo-replay.png"), full_page=True)
+    page.select_option("#replay-seat", "1")
+    assert page.locator("#board .replay-seat").count() == 1
+    assert board_faces(page, 1) == sorted(rolls[1][1]["faces"])
+    page.click("#last")
+    page.wait_for_selector("#board #ranking")
+    assert not anna.errors
+
+    # A log whose dice were changed on the way is caught by the page's own check.
+    def tampered(route: Any) -> None:
+        data = route.fetch().json()
+        first = next(e for e in data["events"] if e["type"] == "roll")
+        first["faces"] = [f % 6 + 1 for f in first["faces"]]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(data))
+
+    page.route(f"**/api/tables/{table}/log", tampered)
+    page.reload()
+    page.wait_for_function("document.body.dataset.verified === 'no'")
+    assert "Roll 1 is not what the seed gives" in page.inner_text("#verify")

@@ -35,7 +35,7 @@ from sqlalchemy import select
 
 from kastkopp.engine import registered
 from kastkopp.games import load
-from kastkopp.server import accounts, chat, hints, sheets_api, stats
+from kastkopp.server import accounts, chat, hints, replays, sheets_api, stats
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, Store
@@ -134,7 +134,10 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Offline: saved in this browser, checked again when the network returns"),
       N_("Saved in your account"), N_("Not saved in your account: {reason}"), N_("Delete"),
       N_("watching"), N_("Preparing the advisor…"),
-      N_("The advisor's choices, best first (expected final score)")]
+      N_("The advisor's choices, best first (expected final score)"),
+      N_("The dice seed is not revealed"), N_("The dice seed does not match its commitment"),
+      N_("Roll {n} is not what the seed gives"),
+      N_("Every roll ({n}) is what the committed seed gives")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
@@ -259,4 +262,5 @@ def mount(app: Any) -> None:
     app.include_router(sheets_api.router)
     app.include_router(chat.router)
     app.include_router(hints.router)
+    app.include_router(replays.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
