@@ -21,7 +21,6 @@ from test_web_play import (
     browser,
     create_table,
     free_port,
-    join,
     play_out,
     random_move,
     server,
@@ -114,8 +113,11 @@ def test_two_people_chat_at_the_table_and_a_message_stays_text(browser: Any,
                                                                server: str) -> None:
     anna = sit(browser, server, "Anna")
     ben = sit(browser, server, "Ben")
-    table = create_table(anna, "mia", [""], players=2)
-    join(ben, table, anna)
+    create_table(anna, "mia", [""], players=2)
+    # Ben opens the invitation shown on Anna's page, and sits down.
+    ben.page.goto(anna.page.locator("#invite").inner_text())
+    ben.page.click("#join")
+    anna.page.wait_for_selector(f"#seating li:has-text('{ben.name}')")
     trap = '<img src=x onerror="window.trapped=1">hej Ben'
     chat(anna, trap)
     ben.wait("document.body.dataset.chat === '1'")

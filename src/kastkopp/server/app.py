@@ -14,21 +14,20 @@ Routes (all JSON; errors are ``{"detail": "<one line a player understands>"}``):
 - ``GET /api/stream/event`` and ``/api/stream/table/{id}`` — NDJSON, one event a line
 - ``POST /api/series``, ``GET /api/series/{id}`` — matches, chouettes and knockouts
 - ``GET /api/stats/{game}``, ``/api/ratings/{game}``, ``/api/players/{name}/history``
-- ``GET /tables/{id}`` — the invite link, a page saying how to join
+- ``GET /tables/{id}`` — older invite links, sent on to the table's page ``/play/{id}``
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
@@ -481,21 +480,11 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                 limit: Annotated[int, Query(ge=1, le=500)] = 100) -> list[dict[str, Any]]:
         return stats.history(store, name, limit)
 
-    @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def invite(table_id: TableId, request: Request) -> HTMLResponse:
+    @app.get("/tables/{table_id}", include_in_schema=False)
+    async def invite(table_id: TableId, request: Request) -> Response:
+        """Older invitations: the table's page is the invitation now."""
         live = await hub_of(request).get(table_id)
-        summary = live.summary()
-        free = [i for i, s in enumerate(live.seats) if s.empty]
-        seats = "".join(f"<li>{html.escape(s.label(i))}</li>" for i, s in
-                        enumerate(live.seats))
-        body = (f"<!doctype html><meta charset=utf-8><title>kastkopp · "
-                f"{html.escape(live.game.title)}</title>"
-                f"<h1>{html.escape(live.game.title)}</h1><p>Table {live.id} · "
-                f"{summary['status']} · {len(free)} free seat(s)</p><ol start=0>{seats}</ol>"
-                f"<p>Join: <code>POST /api/tables/{live.id}/join</code> · watch: "
-                f"<code>/api/tables/{live.id}/ws</code></p>"
-                f"<p>Dice commitment (SHA-256): <code>{live.commitment}</code></p>")
-        return HTMLResponse(body)
+        return RedirectResponse(f"/play/{live.id}", status_code=303)
 
     pages.mount(app)
     return app

@@ -203,8 +203,8 @@ async def table_page(table_id: str, request: Request) -> HTMLResponse:
     summary = live.summary()
     summary["hints"] = hints.available(live.game) and await asyncio.to_thread(
         hints.allowed, request.app.state.store, live.id)
-    return page(request, "table.html", table=summary,
-                table_json=script_json(summary))
+    return page(request, "table.html", table=summary, table_json=script_json(summary),
+                base_url=str(request.base_url).rstrip("/"))
 
 
 # --------------------------------------------------------------------------- statistics, replays

@@ -155,6 +155,9 @@ function connect(again = false) {
 }
 
 document.addEventListener("redraw", () => { if (frame) draw(); });
+document.getElementById("copy-invite")?.addEventListener("click", (event) => {
+  navigator.clipboard?.writeText(event.currentTarget.dataset.url);
+});
 await loadRenderer();
 chat.start(table.id);
 hint.start(table.id);
