@@ -4,9 +4,12 @@ Pages are rendered on the server from Jinja templates and brought to life by sma
 JavaScript modules in ``static/`` (no build step). The table page plays over the same
 WebSocket as every other client and draws each frame's ``view`` with a renderer chosen by
 the game's name (``static/games/<game>.js``, else ``static/games/default.js``), so no game
-knowledge lives here. The score keeper (``/keep``) keeps its sheet in the browser
-(``localStorage``) and asks ``POST /api/sheets/derive`` for every number; a service worker
-(``/sw.js``) keeps the page working without a network.
+knowledge lives here. The score keeper (``/keep``) keeps its sheets in the browser
+(``localStorage``), in the account too when logged in (:mod:`~kastkopp.server.sheets_api`),
+and asks ``POST /api/sheets/derive`` for every number; a service worker (``/sw.js``) keeps
+the page working without a network. The table page's chat, the advisor's hint and the
+replay's positions come from :mod:`~kastkopp.server.chat`, :mod:`~kastkopp.server.hints`
+and :mod:`~kastkopp.server.replays`, mounted here with the pages.
 
 Language: ``?lang=sv|da|en`` chooses and remembers (a cookie); otherwise the browser's
 ``Accept-Language`` decides; English when nothing matches. Texts come from the gettext
