@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,13 +22,26 @@ from test_web_play import (
     free_port,
     play_out,
     random_move,
-    server,
     sit,
     standings,
     start_server,
 )
 
-__all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
+__all__ = ["browser"]  # the fixture, shared with the other browser tests
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of this module's own, whose advisor has nothing solved yet (an empty
+    solver cache in a temporary folder)."""
+    folder = tmp_path_factory.mktemp("web-more")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KASTKOPP_CACHE", str(folder / "cache"))
+        port = free_port()
+        process = start_server(folder / "kastkopp.db", port)
+    yield f"http://127.0.0.1:{port}"
+    process.terminate()
+    process.wait(timeout=10)
 
 FINAL = ["1. Anna · 4", "2. Cara · 0", "3. Ben · 0"]
 
@@ -148,17 +160,6 @@ def test_two_people_chat_at_the_table_and_a_message_stays_text(browser: Any,
     assert not anna.errors and not ben.errors
 
 
-@pytest.fixture
-def cold_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A server whose advisor has nothing solved yet (an empty cache of its own)."""
-    monkeypatch.setenv("KASTKOPP_CACHE", str(tmp_path / "cache"))
-    port = free_port()
-    process = start_server(tmp_path / "kastkopp.db", port)
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=10)
-
-
 def yatzy_table(person: Person, hints: bool) -> None:
     page = person.page
     page.goto("/lobby?game=yatzy")
@@ -174,8 +175,8 @@ def yatzy_table(person: Person, hints: bool) -> None:
 
 
 def test_the_advisor_hints_on_your_own_turn_and_a_table_can_go_without(
-        browser: Any, cold_server: str) -> None:
-    anna = sit(browser, cold_server, "Anna")
+        browser: Any, server: str) -> None:
+    anna = sit(browser, server, "Anna")
     yatzy_table(anna, hints=True)
     page = anna.page
     page.click("#hint-button")
