@@ -104,8 +104,26 @@ def test_the_score_keeper_keeps_sheets_in_the_account_and_syncs_after_working_of
     other.wait_for_function("document.body.dataset.entries === '13'")
     assert standings(other) == FINAL
     assert other.locator("#known-players option").count() == 3
-    # Deleting it there deletes it in the account.
-    other.click(f"#sheet-list li[data-sheet='{saved[0]['id']}'] .delete-sheet")
+    # Both devices change it, one of them offline: when it is back, neither change is lost.
+    other.context.set_offline(True)
+    other.click("#undo")
+    other.wait_for_function("document.body.dataset.entries === '12'")
+    for count in ("12", "11"):
+        page.click("#undo")
+        page.wait_for_function("n => document.body.dataset.entries === n", arg=count)
+    page.wait_for_function("document.getElementById('keeper-status').textContent"
+                           " === 'Saved in your account'")
+    other.context.set_offline(False)
+    other.evaluate("window.dispatchEvent(new Event('online'))")
+    other.wait_for_function("document.body.dataset.sheets === '2'")
+    other.wait_for_function("document.getElementById('keeper-status').textContent"
+                            " === 'Saved in your account'")
+    kept = {s["id"]: s["entries"] for s in server_sheets(other)}
+    assert kept[saved[0]["id"]] == 11 and sorted(kept.values()) == [11, 12]
+    assert other.evaluate("document.body.dataset.entries") == "12"  # its own copy, open
+    # Deleting them there deletes them in the account.
+    for _ in kept:
+        other.click("#sheet-list li >> nth=0 >> .delete-sheet")
     other.wait_for_function("document.body.dataset.sheets === '0'")
     other.wait_for_function("fetch('/api/sheets').then(r => r.json()).then(l => !l.length)")
     ARTIFACTS.mkdir(exist_ok=True)
