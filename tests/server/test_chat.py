@@ -67,3 +67,4 @@ def test_bad_messages_are_refused_with_the_reason_and_nothing_is_kept(
     assert [m["text"] for m in app_client.get(url).json()] == [str(n) for n in range(BURST)]
     assert token(anna)  # the guest's token still works after all this
     assert app_client.get("/api/account", headers=anna).status_code == 200
+

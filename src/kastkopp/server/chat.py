@@ -3,7 +3,8 @@
 - ``POST /api/tables/{id}/chat {"text"}`` — say something (logged in: an account or a guest)
 - ``GET /api/tables/{id}/chat?after=N`` — the messages after message ``N`` (the last 100)
 
-A message is stored before it is sent on, then every WebSocket watching the table gets
+A message is stored before it is sent on, then every WebSocket watching the table (on
+every server process, through Redis when there are several) gets
 ``{"type": "chat", "id", "author", "seat", "text", "at"}`` (``seat`` is ``null`` for a
 spectator). The text is kept as written — pages draw it as text, never as markup — after
 control characters are dropped and white space is squeezed; it is at most
@@ -99,10 +100,20 @@ async def say(table_id: TableId, body: ChatBody, request: Request,
     text = clean(body.text)
     row = await asyncio.to_thread(_save, request.app.state.store, live.id, me, text)
     message = to_json(row, live.seat_of(me.id))
+    deliver(hub, live.id, message)
+    if hub.publish is not None:  # the other processes' watchers hear it too
+        hub.publish({"table": live.id, "chat": message})
+    return message
+
+
+def deliver(hub: Hub, table_id: str, message: dict[str, Any]) -> None:
+    """Send a stored message to this process's watchers of the table (if it has any)."""
+    live = hub.tables.get(table_id)
+    if live is None:
+        return
     line = json.dumps(message, ensure_ascii=False)
     for watcher in list(live.watchers):
         watcher.send(line)
-    return message
 
 
 @router.get("/api/tables/{table_id}/chat")
