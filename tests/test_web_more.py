@@ -121,13 +121,31 @@ def test_the_score_keeper_keeps_sheets_in_the_account_and_syncs_after_working_of
     kept = {s["id"]: s["entries"] for s in server_sheets(other)}
     assert kept[saved[0]["id"]] == 11 and sorted(kept.values()) == [11, 12]
     assert other.evaluate("document.body.dataset.entries") == "12"  # its own copy, open
+    ARTIFACTS.mkdir(exist_ok=True)
+    other.screenshot(path=str(ARTIFACTS / "keeper-account.png"), full_page=True)
     # Deleting them there deletes them in the account.
     for _ in kept:
         other.click("#sheet-list li >> nth=0 >> .delete-sheet")
     other.wait_for_function("document.body.dataset.sheets === '0'")
     other.wait_for_function("fetch('/api/sheets').then(r => r.json()).then(l => !l.length)")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "keeper-account.png"), full_page=True)
+    # and, at its next look, on the first device too.
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_function("document.body.dataset.sheets === '0'")
+    assert page.locator("#sheet").is_hidden()
+    # Another account in the same browser neither takes nor deletes the first one's sheets.
+    page.fill("#sheet-players", "Dag, Eva")
+    page.click("#new-sheet-button")
+    page.wait_for_selector("#sheet-table:visible")
+    add_entry(page, "loss Eva")
+    page.wait_for_function("document.getElementById('keeper-status').textContent"
+                           " === 'Saved in your account'")
+    assert page.request.post("/api/account/register",
+                             data={"name": "other", "password": "battery staple"}).ok
+    page.reload()
+    page.wait_for_function("document.body.dataset.synced !== undefined")
+    assert page.evaluate("document.body.dataset.sheets") == "1"
+    assert server_sheets(page) == []
+    assert page.inner_text("#keeper-status") == "Saved in this browser"
     page.context.close()
     other.context.close()
 

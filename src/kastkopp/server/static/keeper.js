@@ -4,14 +4,16 @@
 // connection returns.
 import {h, t} from "./ui.js";
 
-const SHEETS = "kastkopp.sheets";    // id -> {sheet, revision, dirty, deleted, refused}
+// id -> {sheet, revision, dirty, deleted, refused, account (whose account it is saved in)}
+const SHEETS = "kastkopp.sheets";
 const CURRENT = "kastkopp.current";  // the id of the sheet on the page
 const OLD_SHEET = "kastkopp.sheet";  // the single sheet of earlier versions
 const PLAYERS = "kastkopp.players";
 const status = document.getElementById("keeper-status");
 const section = document.getElementById("sheet");
 const error = document.getElementById("entry-error");
-const loggedIn = document.getElementById("me-name") !== null;
+const account = document.getElementById("me-name")?.textContent ?? null;
+const loggedIn = account !== null;
 
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js");
 
@@ -89,7 +91,7 @@ function showStatus() {
     status.textContent = t("Offline: saved in this browser, checked again when the network returns");
   } else if (entry?.refused) {
     status.textContent = t("Not saved in your account: {reason}", {reason: entry.refused});
-  } else if (loggedIn && entry && !entry.dirty) {
+  } else if (loggedIn && entry && !entry.dirty && entry.account === account) {
     status.textContent = t("Saved in your account");
   } else {
     status.textContent = t("Saved in this browser");
@@ -123,6 +125,7 @@ async function api(method, path, body) {
 
 async function syncOnce() {
   for (const [id, entry] of Object.entries(store)) {
+    if (entry.account && entry.account !== account) continue;  // another account's sheet
     if (entry.deleted) {
       if (entry.revision !== null) {
         const {status: code} = await api("DELETE", `/api/sheets/${id}`);
@@ -136,12 +139,20 @@ async function syncOnce() {
   }
   const {status: code, data: listed} = await api("GET", "/api/sheets");
   if (code !== 200) return;
+  // A sheet saved here before but gone from the account was deleted on another device.
+  const kept = new Set(listed.map((remote) => remote.id));
+  for (const [id, entry] of Object.entries(store)) {
+    if (entry.account !== account || entry.dirty || kept.has(id)) continue;
+    delete store[id];
+    if (id === currentId) { currentId = null; sheet = null; localStorage.removeItem(CURRENT); }
+  }
+  if (!sheet) draw(null);
   for (const remote of listed) {
     const local = store[remote.id];
     if (local && (local.deleted || local.dirty || local.revision >= remote.revision)) continue;
     const {status: got, data} = await api("GET", `/api/sheets/${remote.id}`);
     if (got !== 200) continue;
-    store[remote.id] = {sheet: data.sheet, revision: data.revision, dirty: false,
+    store[remote.id] = {sheet: data.sheet, revision: data.revision, dirty: false, account,
       updated: Date.parse(data.updated_at)};
     if (remote.id === currentId) { sheet = data.sheet; await refresh(); }
   }
@@ -155,13 +166,13 @@ async function push(id, entry) {
   const {status: code, data} = await api("PUT", `/api/sheets/${id}`,
     {...entry.sheet, base_revision: entry.revision});
   if (code === 200) {
-    store[id] = {...entry, revision: data.revision, dirty: false};
+    store[id] = {...entry, revision: data.revision, dirty: false, account};
   } else if (code === 409) {
     // Changed on another device meanwhile: that copy takes the id, ours becomes a new sheet.
     const copy = newId();
-    store[copy] = {...entry, revision: null};
+    store[copy] = {...entry, revision: null, account: null};
     store[id] = {sheet: data.current.sheet, revision: data.current.revision, dirty: false,
-      updated: Date.parse(data.current.updated_at)};
+      account, updated: Date.parse(data.current.updated_at)};
     if (id === currentId) currentId = copy;
     await push(copy, store[copy]);
   } else if (code === 400 || code === 422) {
@@ -205,7 +216,7 @@ async function remove(id) {
 
 function draw(derived) {
   section.hidden = !sheet;
-  if (!sheet) return;
+  if (!sheet) { document.body.dataset.entries = "0"; return; }
   const grid = document.getElementById("grid");
   const standings = document.getElementById("standings");
   document.body.dataset.entries = String(sheet.entries.length);
