@@ -72,3 +72,10 @@ def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
     assert response.status_code == 200
     assert "javascript" in response.headers["content-type"]
     assert "/keep" in response.text
+
+
+def test_the_new_controls_speak_the_page_language(client: TestClient) -> None:
+    assert "Tips från rådgivaren" in client.get("/lobby?lang=sv").text
+    keeper = client.get("/keep?lang=da").text
+    assert "Dine blokke" in keeper and "Gemmes i denne browser" in keeper
+    assert ui_strings("sv")["Saved in your account"] == "Sparat i ditt konto"

@@ -97,8 +97,13 @@ def test_bad_table_settings_are_refused_with_a_reason(client):
 def test_the_invite_link_shows_the_table_and_its_commitment(client):
     anna = guest(client, "Anna")
     table = new_table(client, anna, "mia", 2)
+    assert table["invite"] == f"/play/{table['id']}"
     page = client.get(table["invite"])
     assert page.status_code == 200 and table["seed_sha256"] in page.text
+    assert f'id="invite" href="/play/{table["id"]}"' in page.text
+    older = client.get(f"/tables/{table['id']}", follow_redirects=False)
+    assert older.status_code == 303 and older.headers["location"] == table["invite"]
+    assert client.get("/tables/nosuchtable").status_code == 404
 
 
 def wait_for(predicate, seconds=5.0):

@@ -232,6 +232,13 @@ def test_two_processes_on_one_postgresql_serve_one_table(postgres_url, redis_url
     listener.join(timeout=10)
     kinds = [e["type"] for e in bo_events if e.get("table") == table_id]
     assert kinds[0] == "gameStart" and kinds[-1] == "gameFinish" and "yourTurn" in kinds
+    # A chat line said on the first process reaches a watcher on the second.
+    with connect(f"{second.ws_url}/api/tables/{table_id}/ws", open_timeout=10) as ws:
+        next_state(ws)
+        said = httpx.post(f"{first.url}/api/tables/{table_id}/chat", headers=anna,
+                          json={"text": "hörs jag där borta?"})
+        assert said.status_code == 200, said.text
+        assert json.loads(ws.recv(timeout=10)) == said.json()
 
 
 def test_kastkopp_serve_starts_the_server_on_the_given_port_and_database(tmp_path):

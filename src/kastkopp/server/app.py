@@ -14,28 +14,27 @@ Routes (all JSON; errors are ``{"detail": "<one line a player understands>"}``):
 - ``GET /api/stream/event`` and ``/api/stream/table/{id}`` — NDJSON, one event a line
 - ``POST /api/series``, ``GET /api/series/{id}`` — matches, chouettes and knockouts
 - ``GET /api/stats/{game}``, ``/api/ratings/{game}``, ``/api/players/{name}/history``
-- ``GET /tables/{id}`` — the invite link, a page saying how to join
+- ``GET /tables/{id}`` — older invite links, sent on to the table's page ``/play/{id}``
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from kastkopp.engine import IllegalAction, KastkoppError, registered
 from kastkopp.locale.messages import translate
-from kastkopp.server import accounts, pages, stats
+from kastkopp.server import accounts, hints, pages, stats
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.series import SeriesRunner
 from kastkopp.store import Account, GameTable, Store
@@ -105,6 +104,8 @@ class CreateTable(BaseModel):
     time_control: TimeControl = Field(default_factory=TimeControl)
     client_seed: str | None = Field(default=None, max_length=64)
     sit: bool = Field(default=True, description="take the first free seat yourself")
+    hints: bool = Field(default=True, description="players may ask the advisor for a hint "
+                        "(games with an advisor)")
 
 
 class JoinBody(BaseModel):
@@ -328,6 +329,8 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
             hub.create, me, body.game, body.preset, dict(body.rules), body.players,
             list(body.seats), body.time_control.kind, body.time_control.seconds_per_move(),
             body.time_control.on_timeout, body.client_seed, body.sit)
+        if not body.hints:
+            await asyncio.to_thread(hints.set_allowed, store, table_id, False)
         return (await hub.get(table_id)).summary()
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
@@ -479,21 +482,11 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                 limit: Annotated[int, Query(ge=1, le=500)] = 100) -> list[dict[str, Any]]:
         return stats.history(store, name, limit)
 
-    @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def invite(table_id: TableId, request: Request) -> HTMLResponse:
+    @app.get("/tables/{table_id}", include_in_schema=False)
+    async def invite(table_id: TableId, request: Request) -> Response:
+        """Older invitations: the table's page is the invitation now."""
         live = await hub_of(request).get(table_id)
-        summary = live.summary()
-        free = [i for i, s in enumerate(live.seats) if s.empty]
-        seats = "".join(f"<li>{html.escape(s.label(i))}</li>" for i, s in
-                        enumerate(live.seats))
-        body = (f"<!doctype html><meta charset=utf-8><title>kastkopp · "
-                f"{html.escape(live.game.title)}</title>"
-                f"<h1>{html.escape(live.game.title)}</h1><p>Table {live.id} · "
-                f"{summary['status']} · {len(free)} free seat(s)</p><ol start=0>{seats}</ol>"
-                f"<p>Join: <code>POST /api/tables/{live.id}/join</code> · watch: "
-                f"<code>/api/tables/{live.id}/ws</code></p>"
-                f"<p>Dice commitment (SHA-256): <code>{live.commitment}</code></p>")
-        return HTMLResponse(body)
+        return RedirectResponse(f"/play/{live.id}", status_code=303)
 
     pages.mount(app)
     return app

@@ -289,7 +289,7 @@ class LiveTable:
             "to_move": self.to_move(), "clock": self.clock,
             "seconds_per_move": self.seconds_per_move, "on_timeout": self.on_timeout,
             "deadline": self.deadline, "seed_sha256": self.commitment,
-            "client_seed": self.client_seed, "invite": f"/tables/{self.id}",
+            "client_seed": self.client_seed, "invite": f"/play/{self.id}",
         }
         if self.status == "over":
             data["server_seed"] = self.seed.hex()

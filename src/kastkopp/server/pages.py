@@ -4,9 +4,12 @@ Pages are rendered on the server from Jinja templates and brought to life by sma
 JavaScript modules in ``static/`` (no build step). The table page plays over the same
 WebSocket as every other client and draws each frame's ``view`` with a renderer chosen by
 the game's name (``static/games/<game>.js``, else ``static/games/default.js``), so no game
-knowledge lives here. The score keeper (``/keep``) keeps its sheet in the browser
-(``localStorage``) and asks ``POST /api/sheets/derive`` for every number; a service worker
-(``/sw.js``) keeps the page working without a network.
+knowledge lives here. The score keeper (``/keep``) keeps its sheets in the browser
+(``localStorage``), in the account too when logged in (:mod:`~kastkopp.server.sheets_api`),
+and asks ``POST /api/sheets/derive`` for every number; a service worker (``/sw.js``) keeps
+the page working without a network. The table page's chat, the advisor's hint and the
+replay's positions come from :mod:`~kastkopp.server.chat`, :mod:`~kastkopp.server.hints`
+and :mod:`~kastkopp.server.replays`, mounted here with the pages.
 
 Language: ``?lang=sv|da|en`` chooses and remembers (a cookie); otherwise the browser's
 ``Accept-Language`` decides; English when nothing matches. Texts come from the gettext
@@ -31,13 +34,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from pydantic import BaseModel, Field
 from sqlalchemy import select
 from starlette.requests import HTTPConnection
 
-from kastkopp.engine import IllegalAction, KastkoppError, registered
-from kastkopp.server import accounts, stats
-from kastkopp.sheets import Sheet
+from kastkopp.engine import registered
+from kastkopp.games import load
+from kastkopp.server import accounts, chat, hints, replays, sheets_api, stats
+from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, Store
 from kastkopp.strategy import bot_help, bot_names
@@ -132,7 +135,13 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Dice commitment"),
       N_("Cups revealed"), N_("Place"), N_("Round {n}"),
       N_("ones wild"), N_("Replay"), N_("Saved in this browser"),
-      N_("Offline: saved in this browser, checked again when the network returns")]
+      N_("Offline: saved in this browser, checked again when the network returns"),
+      N_("Saved in your account"), N_("Not saved in your account: {reason}"), N_("Delete"),
+      N_("watching"), N_("Preparing the advisor…"),
+      N_("The advisor's choices, best first (expected final score)"),
+      N_("The dice seed is not revealed"), N_("The dice seed does not match its commitment"),
+      N_("Roll {n} is not what the seed gives"),
+      N_("Every roll ({n}) is what the committed seed gives")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
@@ -151,8 +160,15 @@ def game_info(lang: str) -> list[dict[str, Any]]:
                          for p in cls.rules_class.PRESETS},
              "rules": [s.to_json() for s in cls.rules_class.specs()],
              "bots": {b: bot_help(name, b) for b in bot_names(name)},
-             "about": gettext(lang, f"about:{name}")}
+             "about": gettext(lang, f"about:{name}"),
+             "advice": has_advice(name)}
             for name, cls in sorted(registered().items())]
+
+
+@cache
+def has_advice(game: str) -> bool:
+    """Whether the game's default rules have an advisor (the lobby offers hints then)."""
+    return hints.available(load(game))
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -189,8 +205,10 @@ async def lobby(request: Request) -> HTMLResponse:
 async def table_page(table_id: str, request: Request) -> HTMLResponse:
     live = await request.app.state.hub.get(table_id)
     summary = live.summary()
-    return page(request, "table.html", table=summary,
-                table_json=script_json(summary))
+    summary["hints"] = hints.available(live.game) and await asyncio.to_thread(
+        hints.allowed, request.app.state.store, live.id)
+    return page(request, "table.html", table=summary, table_json=script_json(summary),
+                base_url=str(request.base_url).rstrip("/"))
 
 
 # --------------------------------------------------------------------------- statistics, replays
@@ -223,16 +241,6 @@ async def replay_page(table_id: str, request: Request) -> HTMLResponse:
 # --------------------------------------------------------------------------- the score keeper
 
 
-class SheetBody(BaseModel):
-    """A score sheet as the browser keeps it: the entries as typed, nothing derived."""
-
-    game: str = Field(max_length=40, examples=["liars_dice"])
-    preset: str | None = Field(default=None, max_length=40)
-    rules: dict[str, str | int | bool] = Field(default_factory=dict)
-    players: list[str] = Field(min_length=1, max_length=20)
-    entries: list[str] = Field(default_factory=list, max_length=2000)
-
-
 @router.get("/keep", response_class=HTMLResponse)
 def keeper(request: Request) -> HTMLResponse:
     kinds = [{"game": k.game, "title": k.title} for k in sheet_kinds().values()]
@@ -242,15 +250,7 @@ def keeper(request: Request) -> HTMLResponse:
 @router.post("/api/sheets/derive")
 def derive_sheet(body: SheetBody) -> dict[str, Any]:
     """Every number of a sheet, derived from its entries by :mod:`kastkopp.sheets`."""
-    sheet = Sheet.new(body.game, [p.strip() for p in body.players], body.preset,
-                      **{k: str(v).lower() if isinstance(v, bool) else str(v)
-                         for k, v in body.rules.items()})
-    for number, entry in enumerate(body.entries, start=1):
-        try:
-            sheet = sheet.add(entry)
-        except KastkoppError as exc:
-            raise IllegalAction(f"entry {number} ({entry}): {exc}") from None
-    return sheet.to_json()
+    return derive(body).to_json()
 
 
 @router.get("/sw.js")
@@ -263,4 +263,8 @@ def service_worker() -> FileResponse:
 def mount(app: Any) -> None:
     """Add the pages and their static files to the server's app."""
     app.include_router(router)
+    app.include_router(sheets_api.router)
+    app.include_router(chat.router)
+    app.include_router(hints.router)
+    app.include_router(replays.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -2,7 +2,8 @@
 
 Each process announces ``{"table": id, "seq": n}`` after every commit on one channel; the
 others catch that table up from the database (the log is the truth, the message only says
-where to look) and send their own watchers the new views.
+where to look) and send their own watchers the new views. Chat lines travel the same
+channel as ``{"table": id, "chat": message}`` (already stored; only passed on).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import logging
 import uuid
 from typing import Any
 
+from kastkopp.server.chat import deliver
 from kastkopp.server.hub import Hub
 
 CHANNEL = "kastkopp:tables"
@@ -49,6 +51,9 @@ class RedisBridge:
             try:
                 data = json.loads(message["data"])
                 if data.get("origin") == self.origin:
+                    continue
+                if "chat" in data:  # a chat line: stored already, only to be passed on
+                    deliver(self.hub, str(data["table"]), data["chat"])
                     continue
                 await self.hub.remote_change(str(data["table"]), bool(data.get("start")))
             except Exception:

@@ -25,16 +25,20 @@ from sqlalchemy.pool import StaticPool
 from kastkopp.store.models import (
     Account,
     Base,
+    ChatMessage,
     GameTable,
+    KnownPlayer,
     LogEvent,
+    ScoreSheet,
     Seat,
     Series,
     SeriesTable,
+    TableSetting,
     Token,
 )
 
-__all__ = ["Account", "Base", "GameTable", "LogEvent", "Seat", "Series", "SeriesTable", "Store",
-           "Token",
+__all__ = ["Account", "Base", "ChatMessage", "GameTable", "KnownPlayer", "LogEvent",
+           "ScoreSheet", "Seat", "Series", "SeriesTable", "Store", "TableSetting", "Token",
            "default_url"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")

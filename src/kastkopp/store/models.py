@@ -156,3 +156,64 @@ class SeriesTable(Base):
     series_id: Mapped[str] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"),
                                            index=True)
     slot: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ScoreSheet(Base):
+    """A score sheet kept for an account: the entries as typed, never the derived numbers.
+
+    The id is chosen by the browser that made the sheet, so a sheet made offline keeps its
+    identity when it reaches the server; ``revision`` counts the saves the server accepted.
+    """
+
+    __tablename__ = "score_sheets"
+    __table_args__ = (UniqueConstraint("account_id", "sheet_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    sheet_id: Mapped[str] = mapped_column(String(40))
+    game: Mapped[str] = mapped_column(String(40))
+    preset: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[list[Any]] = mapped_column(JSON)
+    entries: Mapped[list[Any]] = mapped_column(JSON)
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class KnownPlayer(Base):
+    """A name an account has written on its sheets, offered again on the next one."""
+
+    __tablename__ = "known_players"
+    __table_args__ = (UniqueConstraint("account_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    name: Mapped[str] = mapped_column(String(40))
+
+
+class ChatMessage(Base):
+    """One line of a table's chat, with its author's name as it was when written."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          index=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id",
+                                                              ondelete="SET NULL"),
+                                                   nullable=True)
+    author: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(400))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class TableSetting(Base):
+    """Choices a table's creator made that are not house rules (the advisor's hints)."""
+
+    __tablename__ = "table_settings"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    hints: Mapped[bool] = mapped_column(Boolean, default=True)

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kastkopp.engine import Action, Game, Player
+from kastkopp.engine import Action, Game, IllegalAction, Player, RuleError
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import register_bot
+from kastkopp.strategy.advice import Advice, Advisor, register_advisor
 
 if TYPE_CHECKING:
     from kastkopp.strategy.yatzy_solver import SolvedTable
@@ -68,3 +69,41 @@ class OptimalYatzyBot(Player):
 def optimal(game: Game) -> Player:
     assert isinstance(game.rules, YatzyRules)
     return OptimalYatzyBot(game.rules)
+
+
+@dataclass
+class OptimalYatzyAdvisor(Advisor):
+    """The solved table's expected final score for every keep and row, best first."""
+
+    rules: YatzyRules
+
+    @property
+    def key(self) -> YatzyRules:
+        return self.rules
+
+    def ready(self) -> bool:
+        return self.rules in _TABLES
+
+    def prepare(self) -> None:
+        table_for(self.rules)
+
+    def advise(self, view: dict[str, Any]) -> list[Advice]:
+        if view.get("seat") is None or view.get("player") != view["seat"] or \
+                not view.get("dice"):
+            raise IllegalAction("advice is for your own turn, with your dice in hand")
+        choices = table_for(self.rules).advise(**position_from_view(view),
+                                               already=view["totals"][view["seat"]])
+        return [Advice(c.choice, c.expected) for c in choices]
+
+
+@register_advisor("yatzy")
+def advisor(game: Game) -> Advisor | None:
+    """Five-dice rule sets with a fixed number of throws (the solver's reach)."""
+    from kastkopp.strategy.yatzy_solver import Sheet
+
+    assert isinstance(game.rules, YatzyRules)
+    try:
+        Sheet.check(game.rules)
+    except RuleError:
+        return None
+    return OptimalYatzyAdvisor(game.rules)

@@ -58,6 +58,7 @@ function showGame() {
   const rules = document.getElementById("rules");
   rules.replaceChildren(rules.firstElementChild, ...game.rules.map(ruleControl));
   seatControls();
+  document.getElementById("hints-choice").hidden = !game.advice;
 }
 
 preset.addEventListener("change", () => {
@@ -83,6 +84,7 @@ form.addEventListener("submit", async (event) => {
     .map((s) => s.value || null)];
   const body = {game: gameSelect.value, players: Number(players.value), seats, rules,
     preset: preset.value || null};
+  if (games[gameSelect.value].advice) body.hints = document.getElementById("hints").checked;
   const response = await fetch("/api/tables", {method: "POST",
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await response.json();

@@ -1,6 +1,6 @@
 // The score keeper without a network: its page and scripts come from this cache when the
 // network does not answer. Everything else goes to the network as usual.
-const CACHE = "kastkopp-keeper-1";
+const CACHE = "kastkopp-keeper-2";
 const SHELL = ["/keep", "/static/keeper.js", "/static/ui.js", "/static/account.js",
   "/static/kastkopp.css", "/static/manifest.json", "/static/sheets/liars_dice.js"];
 

@@ -1,6 +1,8 @@
 // The table: one WebSocket, a frame after every change, drawn by the game's renderer.
 // Only what the frame holds is ever drawn; the server sends each seat its own view.
 import {h, t, seatName} from "./ui.js";
+import * as chat from "./chat.js";
+import * as hint from "./hint.js";
 
 const table = JSON.parse(document.getElementById("table").textContent);
 const status = document.getElementById("status");
@@ -109,6 +111,7 @@ function draw() {
   if (!frame.view) { board.replaceChildren(); controls.replaceChildren(); return; }
   const mine = frame.seat !== null && frame.to_move === frame.seat && frame.seq > sentFor;
   document.body.dataset.mine = mine ? "yes" : "no";
+  hint.update(frame, mine);
   const drawn = renderer.render(frame, {send, mine});
   board.replaceChildren(drawn.board);
   controls.replaceChildren(mine && drawn.controls ? drawn.controls : "");
@@ -128,12 +131,15 @@ function connect(again = false) {
     retry = 0;
     document.body.dataset.connected = "yes";
     if (pending) { socket.send(pending); pending = null; }
+    chat.catchUp();
   };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
       frame = message;
       draw();
+    } else if (message.type === "chat") {
+      chat.add(message);
     } else if (message.type === "error") {
       error.textContent = message.error;
       sentFor = -1;
@@ -150,7 +156,12 @@ function connect(again = false) {
 }
 
 document.addEventListener("redraw", () => { if (frame) draw(); });
+document.getElementById("copy-invite")?.addEventListener("click", (event) => {
+  navigator.clipboard?.writeText(event.currentTarget.dataset.url);
+});
 await loadRenderer();
+chat.start(table.id);
+hint.start(table.id);
 drawSeating(table);
 if (table.status === "open") {
   // Show who sits down until the game starts; the socket brings the game itself.

@@ -2,10 +2,20 @@
 import {h, t, dice, seatName} from "../ui.js";
 
 const looked = new Map();  // round -> the player has lifted the cup this round
+let revealed = false;     // a replay: the game is over, every cup may be lifted
+
+/** Every cup drawn open from now on (the replay of a finished game). */
+export function revealCups() {
+  revealed = true;
+}
 
 /** Your dice under a cup: drawn into the page only once you look. */
 export function cup(faces, round) {
   if (!faces || faces.length === 0) return null;
+  if (revealed) {
+    return h("div", {class: "cup mine open", "aria-label": t("Your dice")},
+      dice(Array.isArray(faces) ? faces : [...String(faces)]));
+  }
   const open = looked.get(round) ?? false;
   const button = h("button", {type: "button", class: "cup-button", "aria-pressed": String(open),
     onclick: () => { looked.set(round, !open); document.dispatchEvent(new Event("redraw")); }},

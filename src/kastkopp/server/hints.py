@@ -1,0 +1,124 @@
+"""The advisor's hint at a table: ranked choices for the seat that asks, from its own view.
+
+- ``GET /api/tables/{id}/hint`` — ``200 {"status": "ready", "seq", "choices": [{"choice",
+  "expected"}, ...]}`` best first, or ``202 {"status": "preparing"}`` while the advisor
+  gets ready (ask again in a moment)
+
+Only a seated player may ask, only on that seat's turn, and only from that seat's view
+(``state.view(seat)``), so a hint can never tell more than the seat may know. Which games
+have an advisor is the strategy modules' business (:mod:`kastkopp.strategy.advice`); a
+table's creator may turn hints off (``"hints": false`` when the table is made).
+
+Preparing an advisor can take seconds (solving a Yatzy rule set) and is done once per
+rule set in a worker thread, so the event loop keeps serving every other table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Hashable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import JSONResponse, Response
+
+from kastkopp.engine import Game, KastkoppError
+from kastkopp.server.hub import Hub, LiveTable
+from kastkopp.store import Account, Store, TableSetting
+from kastkopp.strategy.advice import Advisor, advisor_for
+
+TableId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
+
+router = APIRouter(tags=["play"])
+
+
+class HintError(KastkoppError):
+    """No hint can be given here, and why."""
+
+
+def available(game: Game) -> bool:
+    """Whether the game under its rules has an advisor at all."""
+    return advisor_for(game) is not None
+
+
+def set_allowed(store: Store, table_id: str, allowed: bool) -> None:
+    """Record the creator's choice (tables without a record allow hints)."""
+    with store.session() as session:
+        session.merge(TableSetting(table_id=table_id, hints=allowed))
+
+
+def allowed(store: Store, table_id: str) -> bool:
+    with store.session() as session:
+        setting = session.get(TableSetting, table_id)
+        return setting is None or setting.hints
+
+
+class Preparations:
+    """One preparation per advisor key, run in a worker thread; its failure is kept."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[Hashable, asyncio.Task[None]] = {}
+
+    def ready(self, advisor: Advisor) -> bool:
+        """True once prepared; otherwise starts (or keeps waiting for) the preparation."""
+        task = self.tasks.get(advisor.key)
+        if task is None:
+            if advisor.ready():
+                return True
+            task = asyncio.get_running_loop().create_task(asyncio.to_thread(advisor.prepare))
+            self.tasks[advisor.key] = task
+        if not task.done():
+            return False
+        error = task.exception()
+        if error is not None:
+            del self.tasks[advisor.key]  # the next question tries again
+            raise HintError(f"the advisor could not get ready: {error}")
+        return True
+
+
+def _preparations(request: Request) -> Preparations:
+    state = request.app.state
+    if not hasattr(state, "hint_preparations"):
+        state.hint_preparations = Preparations()
+    preparations: Preparations = state.hint_preparations
+    return preparations
+
+
+def _me(request: Request) -> Account:
+    from kastkopp.server.app import current  # the app's one way of knowing who asks
+
+    return current(request)
+
+
+def _seat_asking(live: LiveTable, account: Account) -> int:
+    seat = live.seat_of(account.id)
+    if seat is None:
+        raise HintError("hints are for the players at this table")
+    if live.status != "playing" or live.table is None:
+        raise HintError("hints are given while the game is played")
+    if live.to_move() != seat:
+        raise HintError("a hint is for your own turn; wait until it is yours")
+    return seat
+
+
+@router.get("/api/tables/{table_id}/hint")
+async def hint(table_id: TableId, request: Request,
+               me: Annotated[Account, Depends(_me)]) -> Response:
+    """The advisor's choices for your seat now, best first (202 while it gets ready)."""
+    hub: Hub = request.app.state.hub
+    live = await hub.get(table_id)
+    advisor = advisor_for(live.game)
+    if advisor is None:
+        raise HintError(f"there is no advisor for {live.game.title} under these rules")
+    if not await asyncio.to_thread(allowed, request.app.state.store, live.id):
+        raise HintError("this table was made without hints")
+    seat = _seat_asking(live, me)
+    if not _preparations(request).ready(advisor):
+        return JSONResponse({"status": "preparing"}, status_code=202)
+    assert live.table is not None
+    seq = live.seq
+    view = live.table.state.view(seat)  # the seat's own view, and nothing more
+    choices = await asyncio.to_thread(advisor.advise, view)
+    body: dict[str, Any] = {"status": "ready", "seq": seq,
+                            "choices": [c.to_json() for c in choices]}
+    return JSONResponse(body)

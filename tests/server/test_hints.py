@@ -1,0 +1,88 @@
+"""The advisor's hint at a table: for the seat to move only, from its own view; the
+first question of a rule set is answered "preparing" while the table is solved in a
+worker thread; a table can be made without hints."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from servertools import guest, new_table
+
+from kastkopp.server.app import create_app
+from kastkopp.strategy import yatzy_optimal
+
+
+@pytest.fixture
+def hint_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    # A cold advisor: no solved table in this process, none in the (empty) disk cache.
+    monkeypatch.setenv("KASTKOPP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(yatzy_optimal, "_TABLES", {})
+    with TestClient(create_app(str(tmp_path / "kastkopp.db"))) as test_client:
+        yield test_client
+
+
+def started(client: TestClient, headers: dict[str, str], **extra: Any) -> dict[str, Any]:
+    table = new_table(client, headers, "yatzy", 2, preset="tarningspoker", **extra)
+    response = client.post(f"/api/tables/{table['id']}/start", headers=headers, json={})
+    assert response.status_code == 200, response.text
+    return table
+
+
+def test_the_player_to_move_gets_ranked_legal_choices_after_preparing(
+        hint_client: TestClient) -> None:
+    anna, ben = guest(hint_client, "Anna"), guest(hint_client, "Ben")
+    table = started(hint_client, anna, seats=[None, "bot:random"])
+    url = f"/api/tables/{table['id']}/hint"
+    first = hint_client.get(url, headers=anna)
+    assert first.status_code == 202 and first.json() == {"status": "preparing"}
+    # While the table is solved, the server goes on answering.
+    assert hint_client.get(f"/api/tables/{table['id']}").status_code == 200
+    deadline = time.monotonic() + 60
+    while (answer := hint_client.get(url, headers=anna)).status_code == 202:
+        assert time.monotonic() < deadline, "the advisor never got ready"
+        time.sleep(0.1)
+    assert answer.status_code == 200, answer.text
+    hint = answer.json()
+    frame = hint_client.get(f"/api/tables/{table['id']}/state", headers=anna).json()
+    assert hint["seq"] == frame["seq"]
+    choices = [c["choice"] for c in hint["choices"]]
+    expected = [c["expected"] for c in hint["choices"]]
+    assert expected == sorted(expected, reverse=True)
+    assert set(choices) <= set(frame["legal"])
+    assert {a for a in frame["legal"] if a.startswith("score")} <= set(choices)
+    # An expected final score of a whole sheet (Tärningspoker's optimum averages 229.6).
+    assert 100 < expected[0] < 13 * 50
+    # A spectator gets no hint.
+    refused = hint_client.get(url, headers=ben)
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == "hints are for the players at this table"
+
+
+def test_hints_only_on_your_turn_only_where_allowed_and_only_with_an_advisor(
+        hint_client: TestClient) -> None:
+    anna, ben = guest(hint_client, "Anna"), guest(hint_client, "Ben")
+    table = new_table(hint_client, anna, "yatzy", 2, preset="tarningspoker")
+    assert hint_client.post(f"/api/tables/{table['id']}/join", headers=ben,
+                            json={}).status_code == 200
+    hint_client.post(f"/api/tables/{table['id']}/start", headers=anna, json={})
+    waiting = hint_client.get(f"/api/tables/{table['id']}/hint", headers=ben)
+    assert waiting.status_code == 400
+    assert waiting.json()["detail"] == "a hint is for your own turn; wait until it is yours"
+    closed = started(hint_client, anna, seats=[None, "bot:random"], hints=False)
+    off = hint_client.get(f"/api/tables/{closed['id']}/hint", headers=anna)
+    assert off.status_code == 400 and off.json()["detail"] == "this table was made without hints"
+    mia = new_table(hint_client, anna, "mia", 2, seats=[None, "bot:random"])
+    hint_client.post(f"/api/tables/{mia['id']}/start", headers=anna, json={})
+    none = hint_client.get(f"/api/tables/{mia['id']}/hint", headers=anna)
+    assert none.status_code == 400 and none.json()["detail"].startswith("there is no advisor")
+    maxi = new_table(hint_client, anna, "yatzy", 2, preset="maxi", seats=[None, "bot:random"])
+    hint_client.post(f"/api/tables/{maxi['id']}/start", headers=anna, json={})
+    beyond = hint_client.get(f"/api/tables/{maxi['id']}/hint", headers=anna)
+    assert beyond.status_code == 400 and "no advisor" in beyond.json()["detail"]
+    hint_client.cookies.clear()
+    assert hint_client.get(f"/api/tables/{table['id']}/hint").status_code == 401
