@@ -9,11 +9,12 @@ Which bids exist, which may open and how dice are counted come from
 
 The tree has one node per increasing sequence of bids, so it doubles with every bid: one
 die each with six faces is 2^12 sequences, two dice each with four faces 2^16. Trees up to
-:data:`MAX_NODES` are solved by :mod:`kastkopp.strategy.cfr`; bigger ones, up to
-:data:`MAX_TABLE_BYTES` of regret and strategy tables (two dice each with five faces, 2^20),
-by :mod:`kastkopp.strategy.liars_lattice`, which never builds the tree. Two dice each with six
-faces (2^24) needs 11 GB and about a minute an iteration on two cores, and is refused with
-those figures.
+:data:`MAX_NODES` can be built and solved by :mod:`kastkopp.strategy.cfr` (discounted CFR
+runs there); CFR+ runs by :mod:`kastkopp.strategy.liars_lattice`, which never builds the
+tree, is about ten times faster, and takes rounds up to :data:`MAX_TABLE_BYTES` of regret
+and strategy tables (two dice each with five faces, 2^20). Two dice each with six
+faces (2^24) needs 11 GB and about 14 s of processor time an iteration, hours in all, and
+is refused with those figures.
 
 Usage::
 
@@ -42,9 +43,9 @@ from kastkopp.strategy.liars_lattice import Lattice, LatticeSolver
 
 MAX_NODES = 300_000
 MAX_TABLE_BYTES = 2_000_000_000
-# Measured: one CFR+ iteration of the lattice walk costs about 80 ns per edge and hand on the
-# 2-core machine (two dice each, five faces: 2.5 s for 2,097,150 edges x 15 hands).
-SECONDS_PER_EDGE_HAND = 8e-8
+# Measured: one CFR+ iteration of the lattice walk takes about 20 ns of processor time per
+# edge and hand (two dice each, five faces: 0.6 s for 2,097,150 edges x 15 hands).
+SECONDS_PER_EDGE_HAND = 2e-8
 CALL = "dudo"
 
 
@@ -114,9 +115,9 @@ def _lattice(bidding: Bidding) -> Lattice:
         raise RuleError(
             f"{len(bidding.bids)} possible bids make {2 ** len(bidding.bids):,} bid sequences: "
             f"exact CFR needs {need / 1e9:.1f} GB for its tables ({lattice.edges:,} moves x "
-            f"{hands} cups x 2) and about {per_iteration:.0f} s an iteration on two cores "
-            f"(hundreds of iterations); the solver takes up to {MAX_TABLE_BYTES / 1e9:.0f} GB "
-            f"(fewer dice or faces)")
+            f"{hands} cups x 2) and about {per_iteration:.0f} s of processor time an "
+            f"iteration, for hundreds of iterations; the solver takes up to "
+            f"{MAX_TABLE_BYTES / 1e9:.0f} GB (fewer dice or faces)")
     return lattice
 
 
@@ -169,18 +170,19 @@ class LiarsEquilibrium:
 def solve(bidding: Bidding, target: float = 1e-3, variant: str = "cfr+",
           max_iterations: int = 100_000, check_every: int = 10,
           progress: Callable[[int, float], None] | None = None) -> LiarsEquilibrium:
-    """Run CFR until the exploitability is at most ``target``: on the tree when it is small
-    enough to build, else by the lattice walk (CFR+ only)."""
+    """Run CFR until the exploitability is at most ``target``. CFR+ runs by the lattice walk
+    (about ten times faster than on the built tree, and it takes rounds too big to build);
+    discounted CFR on the tree, where it fits."""
     started = time.perf_counter()
     game = BiddingGame(bidding)
     solver: Solver | LatticeSolver
-    if 2 ** len(bidding.bids) <= MAX_NODES:
-        solver = Solver(_tree(bidding)[1], variant=variant)
-    else:
+    if variant == "cfr+" or 2 ** len(bidding.bids) > MAX_NODES:
         lattice = _lattice(bidding)
         if variant != "cfr+":
             raise RuleError(f"rounds this big are solved by CFR+ only, not {variant}")
         solver = LatticeSolver(lattice)
+    else:
+        solver = Solver(_tree(bidding)[1], variant=variant)
     gap = solver.solve(target, max_iterations=max_iterations, check_every=check_every,
                        callback=progress)
     return LiarsEquilibrium(bidding, solver, solver.game_value(), gap,

@@ -7,10 +7,10 @@ each with a vector over hands, which is the fast way for small trees and does no
 memory for the big ones. Here the tree is never stored: the children of the node whose last
 bid is ``k`` are the bids above ``k`` and the challenge, so the whole subtree below it has
 the same shape wherever ``k`` comes last, and its edges sit in one contiguous block whose
-size depends on ``k`` alone. A depth-first walk (compiled with numba) finds every edge's
-row in the regret and average-strategy tables by arithmetic, and keeps only one vector per
-depth for reaches and values. The memory is the two tables and nothing else: edges × hands
-× 2 numbers.
+size depends on ``k`` alone. A depth-first walk (compiled with numba, a loop over an
+explicit stack) finds every edge's row in the regret and average-strategy tables by
+arithmetic, and keeps only one vector per depth for reaches and values. The memory is the
+two tables and nothing else: edges × hands × 2 numbers.
 
 It is the same algorithm as :class:`kastkopp.strategy.cfr.Solver` with ``variant="cfr+"``
 (alternating updates, regrets floored at zero, linear averaging) and its exploitability is
@@ -116,80 +116,111 @@ class Lattice:
 
 
 @numba.njit(cache=True)
-def _walk(last, depth, off, p, t, mode, openings, subtree, need, counts0, counts1, prob0,
-          prob1, regrets, average, sig, child_values, reach, out):
+def _walk(p, t, mode, openings, subtree, need, counts0, counts1, prob0, prob1, regrets,
+          average, sig, child_values, reach, out, scratch, stack):
+    """One depth-first pass from the root; player p's values of his hands end in out[0].
+
+    A loop with an explicit stack (``stack[d]``: last bid, first edge row, edge being
+    walked, row of that edge's subtree, edges) rather than recursion: no call per node.
+    ``reach[d, 0]`` is p's reach at depth d, ``reach[d, 1]`` the other player's."""
     n_bids = need.shape[0]
-    q = depth % 2
-    nq = prob0.shape[0] if q == 0 else prob1.shape[0]
-    np_ = prob0.shape[0] if p == 0 else prob1.shape[0]
-    if last < 0:
-        n_edges, has_call = openings.shape[0], False
-    else:
-        n_edges, has_call = n_bids - last, True
-    own, opp = reach[depth, 0], reach[depth, 1]
-    s, cv = sig[depth], child_values[depth]
-    if not (mode == 1 and q == p):
-        for h in range(nq):
-            total = 0.0
-            for e in range(n_edges):
-                x = regrets[off + e, h] if mode == 0 else average[off + e, h]
-                if x < 0.0:
-                    x = 0.0
-                s[e, h] = x
-                total += x
-            for e in range(n_edges):
-                s[e, h] = s[e, h] / total if total > 0.0 else 1.0 / n_edges
-    child_off = off + n_edges
-    for e in range(n_edges):
-        next_own, next_opp = reach[depth + 1, 0], reach[depth + 1, 1]
-        if q == p:
+    n = (prob0.shape[0], prob1.shape[0])
+    np_ = n[p]
+    d = 0
+    _enter(0, NO_BID, 0, p, mode, openings, n_bids, n, regrets, average, sig, stack)
+    while True:
+        descended = False
+        q = d % 2
+        while stack[d, 2] < stack[d, 4]:
+            e = stack[d, 2]
+            last = stack[d, 0]
             for h in range(np_):
-                next_own[h] = own[h] * s[e, h] if mode != 1 else own[h]
-            next_opp[:] = opp
-        else:
-            next_own[:] = own
-            for h in range(nq):
-                next_opp[h] = opp[h] * s[e, h]
-        if has_call and e == n_edges - 1:
-            _challenge(last, depth, p, need, counts0, counts1, prob0, prob1, next_opp, cv[e],
-                       out[depth + 1])
+                reach[d + 1, 0, h] = reach[d, 0, h] * sig[d, e, h] if q == p and mode != 1 \
+                    else reach[d, 0, h]
+            for h in range(n[1 - p]):
+                reach[d + 1, 1, h] = reach[d, 1, h] * sig[d, e, h] if q != p \
+                    else reach[d, 1, h]
+            if last != NO_BID and e == stack[d, 4] - 1:  # the challenge
+                _challenge(last, d, p, need, counts0, counts1, prob0, prob1, reach[d + 1, 1],
+                           child_values[d, e], scratch)
+                stack[d, 2] += 1
+                continue
+            c = openings[e] if last == NO_BID else last + 1 + e
+            if c == n_bids - 1:
+                # The top bid leaves only the challenge (half of all nodes): its value is
+                # the challenge's, its regret stays zero and its one action needs no average.
+                _challenge(c, d + 1, p, need, counts0, counts1, prob0, prob1,
+                           reach[d + 1, 1], child_values[d, e], scratch)
+                stack[d, 3] += subtree[c]
+                stack[d, 2] += 1
+                continue
+            _enter(d + 1, c, stack[d, 3], p, mode, openings, n_bids, n, regrets, average, sig,
+                   stack)
+            d += 1
+            descended = True
+            break
+        if descended:
             continue
-        c = openings[e] if last < 0 else last + 1 + e
-        if c == n_bids - 1:
-            # The top bid leaves only the challenge (half of all nodes): its value is the
-            # challenge's, its regret stays zero and its one action needs no average.
-            _challenge(c, depth + 1, p, need, counts0, counts1, prob0, prob1, next_opp,
-                       cv[e], out[depth + 1])
-            child_off += subtree[c]
-            continue
-        _walk(c, depth + 1, child_off, p, t, mode, openings, subtree, need, counts0,
-              counts1, prob0, prob1, regrets, average, sig, child_values, reach, out)
-        cv[e, :np_] = out[depth + 1, :np_]
-        child_off += subtree[c]
-    value = out[depth]
+        _finish(d, p, t, mode, np_, regrets, average, sig, child_values, reach, out, stack)
+        if d == 0:
+            return
+        d -= 1
+        e = stack[d, 2]
+        for h in range(np_):
+            child_values[d, e, h] = out[d + 1, h]
+        stack[d, 3] += subtree[stack[d + 1, 0]]
+        stack[d, 2] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _enter(d, last, off, p, mode, openings, n_bids, n, regrets, average, sig, stack):
+    """Open the node at depth d: its place in the tables and its strategy."""
+    n_edges = openings.shape[0] if last == NO_BID else n_bids - last
+    stack[d, 0], stack[d, 1], stack[d, 2] = last, off, 0
+    stack[d, 3], stack[d, 4] = off + n_edges, n_edges
+    q = d % 2
+    if mode == 1 and q == p:
+        return  # the best response needs no strategy of its own
+    for h in range(n[q]):
+        total = 0.0
+        for e in range(n_edges):
+            x = regrets[off + e, h] if mode == 0 else average[off + e, h]
+            if x < 0.0:
+                x = 0.0
+            sig[d, e, h] = x
+            total += x
+        for e in range(n_edges):
+            sig[d, e, h] = sig[d, e, h] / total if total > 0.0 else 1.0 / n_edges
+
+
+@numba.njit(cache=True, inline="always")
+def _finish(d, p, t, mode, np_, regrets, average, sig, child_values, reach, out, stack):
+    """Close the node at depth d: its value, and in an update its regrets and average."""
+    q = d % 2
+    off, n_edges = stack[d, 1], stack[d, 4]
     for h in range(np_):
         if q != p:
             v = 0.0
             for e in range(n_edges):
-                v += cv[e, h]
+                v += child_values[d, e, h]
         elif mode == 1:
-            v = cv[0, h]
+            v = child_values[d, 0, h]
             for e in range(1, n_edges):
-                v = max(v, cv[e, h])
+                v = max(v, child_values[d, e, h])
         else:
             v = 0.0
             for e in range(n_edges):
-                v += s[e, h] * cv[e, h]
-        value[h] = v
+                v += sig[d, e, h] * child_values[d, e, h]
+        out[d, h] = v
     if mode == 0 and q == p:
         for e in range(n_edges):
             for h in range(np_):
-                r = regrets[off + e, h] + cv[e, h] - value[h]
+                r = regrets[off + e, h] + child_values[d, e, h] - out[d, h]
                 regrets[off + e, h] = r if r > 0.0 else 0.0
-                average[off + e, h] += t * own[h] * s[e, h]
+                average[off + e, h] += t * reach[d, 0, h] * sig[d, e, h]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _challenge(last, depth, p, need, counts0, counts1, prob0, prob1, opp, out, by_count):
     """out[i]: player p's counterfactual value of hand i when bid ``last`` is challenged
     (``by_count`` is scratch space)."""
@@ -197,17 +228,13 @@ def _challenge(last, depth, p, need, counts0, counts1, prob0, prob1, opp, out, b
     p_mine, p_theirs = (prob0, prob1) if p == 0 else (prob1, prob0)
     bidder = (depth - 1) % 2
     sign = 1.0 if bidder == p else -1.0  # the bidder wins if the bid holds
+    by_count[:] = 0.0
     top = 0
-    for c in range(need[last] + 1):
-        by_count[c] = 0.0
     total = 0.0
     for j in range(p_theirs.shape[0]):
         w = p_theirs[j] * opp[j]
         c = theirs[last, j]
-        if c > top:
-            for x in range(top + 1, c + 1):
-                by_count[x] = 0.0
-            top = c
+        top = max(top, c)
         by_count[c] += w
         total += w
     for c in range(top - 1, -1, -1):  # by_count[c]: reach of hands with c or more
@@ -237,13 +264,16 @@ class LatticeSolver:
         self._cv = np.zeros((depth, len(lattice.need) + 1, width))
         self._reach = np.ones((depth, 2, width))
         self._out = np.zeros((depth, width))
+        self._scratch = np.zeros(int(lattice.need.max()) + 2 + max(
+            int(c.max()) for c in lattice.counts))
+        self._stack = np.zeros((depth, 5), dtype=np.int64)
 
     def _run(self, p: int, mode: int) -> float:
         la = self.lattice
         self._reach[0] = 1.0
-        _walk(NO_BID, 0, 0, p, float(self.iterations), mode, la.openings, la.subtree,
-              la.need, la.counts[0], la.counts[1], la.prob[0], la.prob[1], self.regrets,
-              self.average, self._sig, self._cv, self._reach, self._out)
+        _walk(p, float(self.iterations), mode, la.openings, la.subtree, la.need,
+              la.counts[0], la.counts[1], la.prob[0], la.prob[1], self.regrets, self.average,
+              self._sig, self._cv, self._reach, self._out, self._scratch, self._stack)
         return float(self._out[0, :la.hands[p]].sum())
 
     def iterate(self) -> None:
