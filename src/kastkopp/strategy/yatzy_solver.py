@@ -718,18 +718,17 @@ class SolvedTable:
         ui = min(max(upper, sheet.low), sheet.high) - sheet.low
         bits = sheet.upper_bits(mask)
         upper_used = [r for r in sheet.rows if r in FACE and r in seen]
-        possible = np.flatnonzero(sheet.reachable_upper[bits]) + sheet.low
-        if sheet.n_upper > 1 and not sheet.reachable_upper[bits, ui]:
+        # The solver keeps the sum only as far as it matters (clipped at the bonus); the
+        # check is against what the used rows can really add up to.
+        lo, hi = _upper_range(sheet, upper_used)
+        possible = f"{lo}-{hi}" if lo < hi else f"{lo}"
+        if sheet.n_upper > 1 and lo <= upper <= hi:
+            held = np.flatnonzero(sheet.reachable_upper[bits]) + sheet.low
+            possible = _ranges(held[held <= hi], sheet.high if hi >= sheet.high else hi + 1)
+        if not lo <= upper <= hi or (sheet.n_upper > 1 and not sheet.reachable_upper[bits, ui]):
             made = ", ".join(upper_used) or "no upper rows"
             raise IllegalAction(f"an upper sum of {upper} cannot be made with {made} used "
-                                f"(possible: {_ranges(possible, sheet.high)})")
-        if sheet.n_upper == 1 and not upper_used and upper:
-            raise IllegalAction(f"an upper sum of {upper} needs upper rows used")
-        if sheet.n_upper == 1 and upper_used:
-            lo, hi = _upper_range(sheet, upper_used)
-            if not lo <= upper <= hi:
-                raise IllegalAction(f"an upper sum of {upper} cannot be made with "
-                                    f"{', '.join(upper_used)} used (possible: {lo}-{hi})")
+                                f"(possible: {possible})")
         holds = 0
         if sheet.flags == 2 and "yatzy" in seen and not yatzy_zero:
             holds = 1
