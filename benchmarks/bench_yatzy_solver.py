@@ -10,9 +10,10 @@ threads together: on a loaded machine it says more than the wall time. Then the 
 memory of the process and the size of the cached Scandinavian table.
 
 The peer is ``yatzy-solver`` from PyPI (a Rust library with Python bindings, the ``bench``
-extra): it solves the same two rule sets PEER_RUNS times each (default 1: it takes about a
-minute each here), and its start value is compared with ours. Its ``yatzy-scandinavian``
-is our ``yatzy`` preset and its ``american+forced-joker`` our ``yahtzee`` preset.
+extra): it solves the same two rule sets PEER_RUNS times each (default 1: it took 25 to
+60 s each on the shared 2-core machine), and its start value is compared with ours. Its
+``yatzy-scandinavian`` is our ``yatzy`` preset and its ``american+forced-joker`` our
+``yahtzee`` preset.
 
 The values are checked against the literature: Yahtzee 254.5896 (Verhoeff, Glenn;
 Verhoeff's reading of the joker), 245.8708 without the Yahtzee bonus and jokers. The last

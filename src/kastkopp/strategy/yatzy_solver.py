@@ -545,8 +545,8 @@ def _score_lanes(mask, uis, y, table, E, arrays, ints, out, scratch):
 
 @numba.njit(cache=True)
 def _keep_lanes(roll_values, child, keeps):
-    """keeps[k, l]: ``_keep_values`` for every lane. (Two-index loops over the lanes
-    vectorise; row views of the arrays would not.)"""
+    """keeps[k, l]: ``_keep_values`` for every lane. (Loops with two indices over the
+    lanes measured about twice as fast here as loops over row views.)"""
     first = keeps.shape[0] - 252
     w = keeps.shape[1]
     for r in range(252):
