@@ -6,7 +6,6 @@ a turn with the Yatzy module's own scoring, exactly as a patient player would.
 
 from __future__ import annotations
 
-import os
 from functools import cache
 
 import pytest
@@ -14,10 +13,7 @@ import pytest
 from kastkopp.dice import multisets
 from kastkopp.engine import IllegalAction, RuleError
 from kastkopp.games.yatzy import FACE, YatzyRules, playable_rows, score, sub_multisets
-from kastkopp.strategy.yatzy_solver import Sheet, solve
-
-SLOW = pytest.mark.skipif(not os.environ.get("KASTKOPP_SLOW_TESTS"),
-                          reason="full solves of the big sheets: set KASTKOPP_SLOW_TESTS=1")
+from kastkopp.strategy.yatzy_solver import DICE, ROLLS, Sheet, _states, _turn, solve
 
 
 @pytest.fixture(scope="module")
@@ -123,22 +119,54 @@ def test_yahtzee_without_bonus_and_joker_is_245_8708(no_bonus_yahtzee):
     assert no_bonus_yahtzee.expected_score == pytest.approx(245.8708, abs=5e-5)
 
 
-@SLOW
 def test_official_yahtzee_in_verhoeffs_reading_is_254_5896():
     table = solve(YatzyRules.make("yahtzee", joker_choice=True), cache=False)
     assert table.expected_score == pytest.approx(254.5896, abs=5e-5)
 
 
-@SLOW
 def test_official_yahtzee_with_the_forced_joker_is_254_5877():
     table = solve(YatzyRules.make("yahtzee"), cache=False)
     assert table.expected_score == pytest.approx(254.5877, abs=5e-5)
 
 
-@SLOW
 def test_scandinavian_yatzy_is_248_4400():
     table = solve(YatzyRules.make("yatzy"), cache=False)
     assert table.expected_score == pytest.approx(248.4400, abs=5e-5)
+
+
+def test_positions_worth_the_same_are_solved_once_and_agree_with_solving_each(
+        no_bonus_yahtzee):
+    """Upper sums that lead to the same bonus whatever comes are solved once and copied;
+    solving every position instead gives the same table to the bit."""
+    every = solve(no_bonus_yahtzee.rules, cache=False, classes=False)
+    assert (every.values == no_bonus_yahtzee.values).all()
+    # and the copies are many: with only sixes open, 0 to 32 in hand all miss the bonus
+    sheet = no_bonus_yahtzee.sheet
+    sixes_only = no_bonus_yahtzee.position(used_except(sheet.rules, "sixes", "chance"), 32)
+    for upper in (0, 10, 31):
+        other = no_bonus_yahtzee.position(used_except(sheet.rules, "sixes", "chance"), upper)
+        assert no_bonus_yahtzee.value(other) == no_bonus_yahtzee.value(sixes_only)
+    assert no_bonus_yahtzee.value(no_bonus_yahtzee.position(
+        used_except(sheet.rules, "sixes", "chance"), 33)) > no_bonus_yahtzee.value(sixes_only)
+
+
+def test_the_table_agrees_with_the_advisors_turn_position_by_position(no_bonus_yahtzee):
+    """The solve runs all upper sums of a set of rows at once; the advisor solves one
+    position at a time. Both must give the same value everywhere."""
+    import numpy as np
+
+    sheet, table = no_bonus_yahtzee.sheet, no_bonus_yahtzee
+    masks = np.arange(1 << len(sheet.rows))
+    popcount = sum((masks >> j) & 1 for j in range(len(sheet.rows)))
+    states = np.concatenate([_states(sheet, k, popcount) for k in range(1, len(sheet.rows))])
+    sample = states[np.random.default_rng(8).choice(len(states), 300, replace=False)]
+    stages = np.empty((2 * sheet.throws, 462))
+    for mask, ui, y in sample:
+        current = _turn(mask, ui, y, table.values, sheet.arrays(), sheet.ints(), 0.0,
+                        DICE["cls"], DICE["child"], DICE["parents"], stages,
+                        np.empty((6, 462)))
+        assert float(DICE["prob"] @ current[:len(ROLLS)]) == pytest.approx(
+            table.values[mask, ui, y], abs=1e-9)
 
 
 # --------------------------------------------------------------------------- the advisor
@@ -186,6 +214,9 @@ def test_the_first_advice_of_a_game_is_the_solved_value(tarningspoker):
     ({"used": ["ones", "ones"]}, "ones is listed twice"),
     ({"used": ["ones"], "upper": 7}, "cannot be made with ones used"),
     ({"used": [], "upper": 3}, "cannot be made with no upper rows"),
+    ({"used": ["ones"], "upper": -5}, r"sum of -5 cannot be made with ones used \(possible: 0-5\)"),
+    ({"used": ["twos"], "upper": 3}, r"possible: 0, 2, 4, 6, 8, 10\)"),
+    ({"used": list(FACE), "upper": 200}, r"sum of 200 cannot be made .*possible: 0-105\)"),
     ({"dice": (1, 2, 3)}, "five values 1 to 6"),
     ({"dice": (1, 2, 3, 4, 7)}, "five values 1 to 6"),
     ({"rerolls": 3}, "rerolls left must be 0 to 2"),
