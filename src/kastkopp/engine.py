@@ -384,6 +384,16 @@ class State(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """Exactly what ``seat`` may know, JSON-ready; ``None`` is a spectator."""
 
+    def forfeit(self: S, seat: int, reason: str) -> S:
+        """The state after ``seat`` loses outside the rules: by time, or by an answer the
+        table could not take (``reason`` says which, in the words of whoever drove the table).
+
+        Tables driven from outside (a Mäxchen server) need this; a game that can say what
+        such a loss costs overrides it, the others refuse.
+        """
+        raise IllegalAction(f"{self.game.title or self.game.name} has no rule for a "
+                            "player who forfeits")
+
     def sitting_out(self, seat: int) -> str | None:
         """Why ``seat`` takes no part now (``"has folded"``), said when it acts out of turn."""
         return None
@@ -520,6 +530,18 @@ class Table:
         self.roll_pending()
         return self.state
 
+    def forfeit(self, seat: int, reason: str) -> State:
+        """Seat ``seat`` loses outside the rules (see :meth:`State.forfeit`); logged."""
+        if self.state.is_over():
+            raise IllegalAction("the game is over")
+        if not 0 <= seat < len(self.seats):
+            raise IllegalAction(f"there is no seat {seat}")
+        self.state = self.state.forfeit(seat, reason)
+        self.events.append({"seq": len(self.events), "type": "forfeit", "seat": seat,
+                            "reason": reason})
+        self.roll_pending()
+        return self.state
+
     # -- the log ---------------------------------------------------------------------
     def to_json(self, reveal: bool | None = None) -> dict[str, Any]:
         """The log. Secrets of the dice source are included once the game is over."""
@@ -587,6 +609,13 @@ class Table:
             self.state = self.state.apply(action)
             self.events.append({"seq": len(self.events), "type": "action", "seat": seat,
                                 "action": str(action)})
+        elif kind == "forfeit":
+            seat, reason = int(event["seat"]), str(event["reason"])
+            if self.state.chance() is not None:
+                raise LogError("a forfeit while dice were still to be rolled")
+            self.state = self.state.forfeit(seat, reason)
+            self.events.append({"seq": len(self.events), "type": "forfeit", "seat": seat,
+                                "reason": reason})
         else:
             raise LogError(f"unknown event type {kind!r}")
 

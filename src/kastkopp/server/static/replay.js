@@ -31,7 +31,7 @@ if (!response.ok) {
   list.replaceChildren(...events.map((e) => e.type === "roll"
     ? h("li", {class: "roll"}, `${e.seat !== undefined && e.seat !== null ? seats[e.seat] ?? "" : ""} `,
       e.faces ? dice(e.faces) : "?")
-    : h("li", {}, `${seats[e.seat] ?? ""}: ${e.action}`)));
+    : h("li", {class: e.type}, `${seats[e.seat] ?? ""}: ${e.action ?? e.reason}`)));
   step = events.length;
   draw();
   if (table.server_seed && crypto.subtle) {
