@@ -643,6 +643,7 @@ def verify_log(data: dict[str, Any]) -> list[str]:
     problems = []
     expected_nonce = 0
     events = data.get("events")
+    sides = _sides_of_rolls(data)
     for index, event in enumerate(events if isinstance(events, list) else []):
         if not isinstance(event, dict) or event.get("type") != "roll":
             continue
@@ -654,7 +655,7 @@ def verify_log(data: dict[str, Any]) -> list[str]:
         if nonce != expected_nonce:
             problems.append(f"event {index}: roll number {nonce} where {expected_nonce} "
                             "was expected")
-        if not source.verify(nonce, len(faces), 6, faces):
+        if not source.verify(nonce, len(faces), sides.get(index, 6), faces):
             problems.append(f"event {index}: the dice {list(faces)} are not what the seed gives")
         expected_nonce = nonce + 1
     if not problems:
@@ -663,6 +664,28 @@ def verify_log(data: dict[str, Any]) -> list[str]:
         except LogError as exc:
             problems.append(str(exc))
     return problems
+
+
+def _sides_of_rolls(data: dict[str, Any]) -> dict[int, int]:
+    """The sides of the dice of each roll of a log (by event index), as far as it replays;
+    a log that does not replay is reported by :func:`verify_log` anyway."""
+    sides: dict[int, int] = {}
+    try:
+        state = game_from_json(data).new_state()
+        for index, event in enumerate(data.get("events") or []):
+            if event["type"] == "roll":
+                chance = state.chance()
+                if chance is None:
+                    break
+                sides[index] = chance.sides
+                state = state.resolve(tuple(int(f) for f in event["faces"]))
+            elif event["type"] == "forfeit":
+                state = state.forfeit(int(event["seat"]), str(event["reason"]))
+            else:
+                state = state.apply(str(event["action"]))
+    except (KastkoppError, KeyError, TypeError, ValueError, AttributeError):
+        pass
+    return sides
 
 
 # --------------------------------------------------------------------------- driving bots
