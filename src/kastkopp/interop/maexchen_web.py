@@ -42,6 +42,10 @@ log = logging.getLogger("kastkopp.maexchen")
 
 SOURCE = "Mäxchen"
 KEEP_IDS = 1000  # round numbers remembered with their table ids
+# A round is at most 21 announcements, each answered within the answer timeout: a table
+# without a move for this long (or this many timeouts) was left by a stopped server.
+STALE_AFTER = 60.0
+STALE_TIMEOUTS = 100
 
 
 class MaexchenTables:
@@ -53,7 +57,8 @@ class MaexchenTables:
         self.ids: OrderedDict[int, str] = OrderedDict()
         self.queue: asyncio.Queue[TableEvent] = asyncio.Queue()
         self._stop: list[Callable[[], None]] = []
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.stale_after = max(STALE_AFTER, STALE_TIMEOUTS * server.answer_timeout)
 
     @staticmethod
     def round_dice() -> CommitRevealDice:
@@ -67,11 +72,10 @@ class MaexchenTables:
 
     # -- attaching -----------------------------------------------------------------------
     async def __aenter__(self) -> MaexchenTables:
-        # rounds that were being shown when the server last stopped will never end
-        await self.hub.end_hosted(SOURCE)
         self.server.round_dice = self.round_dice
         self._stop = [self.server.watch_tables(self.queue.put_nowait)]
-        self._task = asyncio.get_running_loop().create_task(self._forward_all())
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._forward_all()), loop.create_task(self._sweep())]
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None,
@@ -82,14 +86,27 @@ class MaexchenTables:
         self.server.round_dice = None
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.queue.join(), 5)
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
 
     async def idle(self) -> None:
         """Wait until every change so far has reached the hub."""
         await self.queue.join()
+
+    async def close_stale(self, idle: float | None = None) -> list[str]:
+        """Close the Mäxchen tables left playing by a stopped server (no move for ``idle``
+        seconds, :attr:`stale_after` by default): such rounds will never end."""
+        return await self.hub.end_hosted(SOURCE, self.stale_after if idle is None else idle)
+
+    async def _sweep(self) -> None:
+        while True:
+            try:
+                await self.close_stale()
+            except (KastkoppError, OSError) as exc:
+                log.warning("stale Mäxchen tables could not be closed: %s", exc)
+            await asyncio.sleep(self.stale_after)
 
     # -- forwarding ----------------------------------------------------------------------
     async def _forward_all(self) -> None:

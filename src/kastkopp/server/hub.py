@@ -826,20 +826,24 @@ class Hub:
         self._after_change(live, drive_bots=True)
         return live.seq
 
-    async def end_hosted(self, source: str) -> list[str]:
-        """Close the hosted tables of ``source`` still marked as playing (after a restart
-        their driver has forgotten them): over, with no outcome. Returns their ids."""
+    async def end_hosted(self, source: str, idle: float) -> list[str]:
+        """Close the hosted tables of ``source`` still playing but without a move for
+        ``idle`` seconds (their driver stopped, or forgot them in a restart): over, with no
+        outcome. Returns their ids."""
         def ids() -> list[str]:
             with self.store.session() as session:
                 return list(session.scalars(select(GameTable.id).where(
                     GameTable.status == "playing", GameTable.source == source)))
-        ended = await asyncio.to_thread(ids)
-        for table_id in ended:
+        ended = []
+        for table_id in await asyncio.to_thread(ids):
             live = await self.get(table_id)
             async with live.lock:
+                if live.status != "playing" or time.time() - live.last_move_at < idle:
+                    continue
                 await self.writer.append(live.id, [], {"status": "over",
                                                        "finished_at": datetime.now(UTC)})
                 live.status = "over"
+            ended.append(table_id)
             self._after_change(live, drive_bots=False)
         return ended
 
