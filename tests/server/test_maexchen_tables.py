@@ -85,6 +85,7 @@ def test_a_spectator_watches_a_maexchen_round_move_by_move(app_with_maexchen: An
     assert summary["preset"] == "maexchen"
     assert [s["name"] for s in summary["seats"]] == order
     assert SOURCE in client.get("/lobby").text
+    assert client.get(f"/play/{table_id}").status_code == 200
 
     with client.websocket_connect(f"/api/tables/{table_id}/ws") as spectator:
         frame = spectator.receive_json()

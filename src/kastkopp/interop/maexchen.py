@@ -52,10 +52,11 @@ Usage::
     await client.run(rounds=100)
 
 Every round the server plays is kept as a kastkopp :class:`~kastkopp.engine.Table`
-(:attr:`MaexchenServer.table` while it runs, :attr:`MaexchenServer.tables` after), and
-:meth:`MaexchenServer.watch` calls back with each message broadcast (and
-:meth:`MaexchenServer.watch_rounds` with each round played), so a web server can show the
-rounds as they are played.
+(:attr:`MaexchenServer.table` while it runs, :attr:`MaexchenServer.tables` after); a loss
+outside the rules is a ``forfeit`` event of its log with the reason. :meth:`MaexchenServer.watch`
+calls back with each message broadcast, :meth:`MaexchenServer.watch_rounds` with each round
+played and :meth:`MaexchenServer.watch_tables` with each change to a round's table, so a web
+server can show the rounds as they are played (:mod:`kastkopp.interop.maexchen_web`).
 """
 
 from __future__ import annotations
