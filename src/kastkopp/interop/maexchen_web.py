@@ -16,8 +16,9 @@ How the two stay the same game:
 - A loss outside the rules (no answer in time, an answer the server refused) is a
   ``forfeit`` event of the log carrying the protocol's reason (``DID_NOT_TAKE_TURN``).
 
-The Mäxchen server never waits for the web server: changes are queued and forwarded in
-order by one task, so a slow database delays the tables, not the bots' rounds::
+The Mäxchen server never waits for the web server: each round's changes are queued and
+forwarded in order by a task of the round's own, so a slow database delays the tables, not
+the bots' rounds::
 
     async with running("0.0.0.0", 9000) as server, MaexchenTables(hub, server) as tables:
         ...                                  # tables.table_id(round_number) while shown
@@ -55,9 +56,12 @@ class MaexchenTables:
         self.hub = hub
         self.server = server
         self.ids: OrderedDict[int, str] = OrderedDict()
-        self.queue: asyncio.Queue[TableEvent] = asyncio.Queue()
+        # each round's changes in order, forwarded by a task of its own: rounds are
+        # independent, so a round still being stored never holds up the next one
+        self._rounds: dict[int, asyncio.Queue[TableEvent]] = {}
+        self._forwarding: set[asyncio.Task[None]] = set()
         self._stop: list[Callable[[], None]] = []
-        self._tasks: list[asyncio.Task[None]] = []
+        self._sweeping: asyncio.Task[None] | None = None
         self.stale_after = max(STALE_AFTER, STALE_TIMEOUTS * server.answer_timeout)
 
     @staticmethod
@@ -73,9 +77,8 @@ class MaexchenTables:
     # -- attaching -----------------------------------------------------------------------
     async def __aenter__(self) -> MaexchenTables:
         self.server.round_dice = self.round_dice
-        self._stop = [self.server.watch_tables(self.queue.put_nowait)]
-        loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._forward_all()), loop.create_task(self._sweep())]
+        self._stop = [self.server.watch_tables(self._receive)]
+        self._sweeping = asyncio.get_running_loop().create_task(self._sweep())
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None,
@@ -85,15 +88,16 @@ class MaexchenTables:
         self._stop = []
         self.server.round_dice = None
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.queue.join(), 5)
-        for task in self._tasks:
+            await asyncio.wait_for(self.idle(), 5)
+        for task in [*self._forwarding, *filter(None, [self._sweeping])]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
     async def idle(self) -> None:
         """Wait until every change so far has reached the hub."""
-        await self.queue.join()
+        for queue in list(self._rounds.values()):
+            await queue.join()
 
     async def close_stale(self, idle: float | None = None) -> list[str]:
         """Close the Mäxchen tables left playing by a stopped server (no move for ``idle``
@@ -109,17 +113,39 @@ class MaexchenTables:
             await asyncio.sleep(self.stale_after)
 
     # -- forwarding ----------------------------------------------------------------------
-    async def _forward_all(self) -> None:
-        while True:
-            event = await self.queue.get()
-            try:
-                await self._forward(event)
-            except (KastkoppError, OSError) as exc:
-                log.warning("Mäxchen round %s could not be shown: %s", event.number, exc)
-            except Exception:
-                log.exception("Mäxchen round %s could not be shown", event.number)
-            finally:
-                self.queue.task_done()
+    def _receive(self, event: TableEvent) -> None:
+        queue = self._rounds.get(event.number)
+        if queue is None:
+            if event.kind != "start":
+                return  # a round begun before this bridge, or one that could not be shown
+            queue = self._rounds[event.number] = asyncio.Queue()
+            task = asyncio.get_running_loop().create_task(
+                self._forward_round(event.number, queue))
+            self._forwarding.add(task)
+            task.add_done_callback(self._forwarding.discard)
+        queue.put_nowait(event)
+
+    async def _forward_round(self, number: int, queue: asyncio.Queue[TableEvent]) -> None:
+        try:
+            while True:
+                event = await queue.get()
+                try:
+                    await self._forward(event)
+                except (KastkoppError, OSError) as exc:
+                    log.warning("Mäxchen round %s could not be shown: %s", number, exc)
+                    return
+                except Exception:
+                    log.exception("Mäxchen round %s could not be shown", number)
+                    return
+                finally:
+                    queue.task_done()
+                if event.kind == "end":
+                    return
+        finally:
+            del self._rounds[number]
+            while not queue.empty():  # what is left of a round that cannot be shown
+                queue.get_nowait()
+                queue.task_done()
 
     async def _forward(self, event: TableEvent) -> None:
         if event.kind == "start":
@@ -132,9 +158,7 @@ class MaexchenTables:
             while len(self.ids) > KEEP_IDS:
                 self.ids.popitem(last=False)
             return
-        table_id = self.ids.get(event.number)
-        if table_id is None:
-            return  # the round's start could not be shown; nor can the rest
+        table_id = self.ids[event.number]
         if event.kind == "action" and event.seat is not None:
             await self.hub.hosted_act(table_id, event.seat, event.text)
         elif event.kind == "forfeit" and event.seat is not None:
