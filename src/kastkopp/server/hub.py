@@ -248,7 +248,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     bots: dict[int, Player] = field(default_factory=dict)
-    # who drives a hosted table (e.g. "maexchen"); None for the server's own tables
+    # who drives a hosted table (e.g. "Mäxchen"); None for the server's own tables
     source: str | None = None
 
     @property
@@ -770,7 +770,11 @@ class Hub:
         """A watch-only table for a game being played by ``source`` with these dice."""
         if len(seats) != game.players:
             raise TableError(f"{len(seats)} seats given for {game.players} players")
-        seed, client_seed = dice.server_seed, dice.client_seed[:64]
+        # stored as they are, or the rolls and the seats' names would not be the driver's
+        if len(dice.client_seed) > 64 or any(len(name) > 40 for name in seats):
+            raise TableError("a hosted table's client seed is at most 64 characters and its "
+                             "players' names at most 40")
+        seed, client_seed = dice.server_seed, dice.client_seed
         table_id = await asyncio.to_thread(self._save_hosted, game, seats, source, seed,
                                            client_seed)
         live = LiveTable(id=table_id, game=game, owner_id=None,
@@ -793,7 +797,7 @@ class Hub:
                                   source=source))
             session.flush()
             for index, name in enumerate(seats):
-                session.add(Seat(table_id=table_id, seat=index, name=name[:40]))
+                session.add(Seat(table_id=table_id, seat=index, name=name))
         return table_id
 
     async def _hosted(self, table_id: str) -> LiveTable:
