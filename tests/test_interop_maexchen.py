@@ -76,10 +76,11 @@ async def started_server(dice=None, seed: int = 0, timeout: float = TIMEOUT):
     return server, address
 
 
-async def round_with(rolls, script):
+async def round_with(rolls, script, kept=None):
     """Two scripted players play one round; ``script(first, second)`` plays the turns.
 
-    Returns the PLAYER LOST fields, the SCORE fields and the order of play.
+    Returns the PLAYER LOST fields, the SCORE fields and the order of play (and adds the
+    rounds the server kept to ``kept``).
     """
     server, address = await started_server(ScriptedDice(rolls=[tuple(r) for r in rolls]))
     anna, ben = await Peer("anna").open(address), await Peer("ben").open(address)
@@ -97,6 +98,8 @@ async def round_with(rolls, script):
         lost = await anna.expect("PLAYER LOST")
         score = await anna.expect("SCORE")
         await playing
+        if kept is not None:
+            kept.extend(server.tables)
         return lost, score, order
     finally:
         server.close()
@@ -499,3 +502,56 @@ def test_a_client_name_is_checked_before_anything_is_sent():
         MaexchenClient("two words")
     with pytest.raises(KastkoppError, match="no bot"):
         MaexchenClient("anna", strategy="clairvoyant")
+
+
+async def silent(peer: Peer) -> None:
+    await peer.expect("YOUR TURN")
+
+
+async def rolls_silently(peer: Peer) -> None:
+    peer.send(f"ROLL;{(await peer.expect('YOUR TURN'))[0]}")
+    await peer.expect("ROLLED")
+
+
+async def answers_wrongly(peer: Peer) -> None:
+    peer.send(f"JOIN;{(await peer.expect('YOUR TURN'))[0]}")
+
+
+ROUNDS_BY_REASON = {
+    # reason: (rolls, what the first player does, what the second does)
+    "DID_NOT_TAKE_TURN": ([(3, 2)], silent, None),
+    "DID_NOT_ANNOUNCE": ([(3, 2)], rolls_silently, None),
+    "INVALID_TURN": ([(3, 2)], answers_wrongly, None),
+    "SEE_BEFORE_FIRST_ROLL": ([(3, 2)], see, None),
+    "ANNOUNCED_LOSING_DICE": ([(1, 3), (5, 5)], lambda p: roll_and_announce(p, "6,6"),
+                              lambda p: roll_and_announce(p, "6,6")),
+    "CAUGHT_BLUFFING": ([(1, 3)], lambda p: roll_and_announce(p, "6,6"), see),
+    "SEE_FAILED": ([(6, 6)], roll_and_announce, see),
+    "MIA": ([(2, 1)], roll_and_announce, None),
+    "LIED_ABOUT_MIA": ([(3, 1)], lambda p: roll_and_announce(p, "2,1"), None),
+}
+
+
+@pytest.mark.parametrize("reason", sorted(ROUNDS_BY_REASON))
+def test_the_rounds_log_records_every_loss_as_it_happened(reason):
+    rolls, first_does, second_does = ROUNDS_BY_REASON[reason]
+
+    async def script(first, second):
+        await first_does(first)
+        if second_does is not None:
+            await second_does(second)
+
+    kept = []
+    lost, _, order = run(round_with(rolls, script, kept))
+    assert lost[-1] == reason
+    log = kept[-1].table.to_json()
+    replayed = Table.from_json(log).state
+    assert replayed.is_over()
+    losers = [order.index(name) for name in lost[0].split(",")]
+    assert [replayed.outcome().scores[seat] for seat in losers] == [0.0] * len(losers)
+    forfeits = [e for e in log["events"] if e["type"] == "forfeit"]
+    if reason in {"CAUGHT_BLUFFING", "SEE_FAILED", "MIA", "LIED_ABOUT_MIA"}:
+        assert forfeits == []  # the rules decided it: the log's moves say why
+    else:
+        assert forfeits == [{"seq": len(log["events"]) - 1, "type": "forfeit",
+                             "seat": losers[0], "reason": reason}]

@@ -154,8 +154,8 @@ def test_a_tree_too_big_to_write_out_is_refused():
 
 def test_pyspiel_cfr_and_kastkopps_solver_agree_on_one_die_liars_dice():
     # OpenSpiel's liars_dice with one die each and three faces (the highest wild) is small
-    # enough to solve both ways here; benchmarks/crosscheck_cfr.py does kastkopp's own
-    # six-faced game through the adapter
+    # enough to solve both ways here; the tests below run OpenSpiel's CFR on kastkopp's own
+    # game, and benchmarks/crosscheck_cfr.py on its six-faced one
     equilibrium = pytest.importorskip("kastkopp.strategy.liars_equilibrium")
     from kastkopp.games.liars_bidding import Bidding
 
@@ -170,3 +170,44 @@ def test_pyspiel_cfr_and_kastkopps_solver_agree_on_one_die_liars_dice():
     bound = 2 * (pyspiel.exploitability(game, policy) + ours.exploitability)
     assert abs(value - ours.game_value) <= bound
     assert bound < 1e-3
+
+
+def cfr_plus_value(game, iterations: int = 200) -> tuple[float, float]:
+    """OpenSpiel's CFR+ on ``game``: the first player's value and the exploitability."""
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    value = pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)[0]
+    return value, pyspiel.exploitability(game, policy)
+
+
+def kastkopp_solution(faces: int):
+    equilibrium = pytest.importorskip("kastkopp.strategy.liars_equilibrium")
+    from kastkopp.games.liars_bidding import Bidding
+    from kastkopp.games.liars_dice import LiarsRules
+
+    return equilibrium.solve(Bidding.from_rules(LiarsRules.make("lognare", dice=1,
+                                                                faces=faces)), target=1e-4)
+
+
+def test_pyspiel_cfr_on_kastkopps_own_liars_dice_reaches_kastkopps_value():
+    # Lögnare, two players, one die each, dice of three faces: OpenSpiel's CFR+ runs on the
+    # registered Python game itself, its tree kept by OpenSpiel's cached_tree wrapper
+    game = pyspiel.load_game("cached_tree(game=kastkopp_liars_dice(players=2,"
+                             "preset=lognare,rules=dice:1;faces:3))")
+    value, gap = cfr_plus_value(game)
+    ours = kastkopp_solution(3)
+    # a profile's value is within its NashConv (twice the exploitability) of the game's
+    assert abs(value - ours.game_value) <= 2 * (gap + ours.exploitability) < 1e-3
+    assert value < -0.1  # without wilds, opening is a disadvantage
+
+
+def test_pyspiel_cfr_on_kastkopps_liars_dice_written_out_as_a_native_game():
+    # four faces: 8 000 nodes, walked once through the adapter and solved by C++ CFR+
+    ours = spiel_game("liars_dice", "lognare", 2, rules="dice:1;faces:4")
+    native = pyspiel.load_efg_game(adapter.to_efg(ours))
+    assert native.num_distinct_actions() == ours.num_distinct_actions() == 9  # 8 bids, dudo
+    value, gap = cfr_plus_value(native)
+    solution = kastkopp_solution(4)
+    assert abs(value - solution.game_value) <= 2 * (gap + solution.exploitability) < 1e-3

@@ -109,9 +109,19 @@ def test_solve_liars_dice_json_reports_value_exploitability_and_time():
     assert data["exploitability"] <= 1e-3 and data["faces"] == 4 and data["wild"] == "highest"
 
 
+def test_solve_liars_dice_with_fewer_faces_plays_kastkopps_rules_on_smaller_dice():
+    result = runner.invoke(app, ["solve", "liars_dice", "--dice", "1", "--faces", "3",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["faces"] == 3 and data["wild"] == "none"
+    # Lögnare's opening disadvantage survives on three-faced dice
+    assert data["game_value"] == pytest.approx(-0.111, abs=2e-3)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--preset", "perudo"], "exact calls"),
-    (["--faces", "4"], "six faces"),
+    (["--faces", "7"], "'faces' must be at most 6"),
     (["--openspiel", "--preset", "perudo"], "leave out --preset"),
     (["--dice", "2"], "possible bids"),
     (["--rule", "wilds=on"], "unknown rule 'wilds'"),

@@ -287,15 +287,15 @@ def test_sheet_file_round_trips_changes_and_the_redo_list(tmp_path):
 
 
 @pytest.mark.parametrize(("edit", "message"), [
-    (lambda t: t.replace("add loss Ben", "add loss Bob", 1), "line 18: 'Bob' is not a player"),
+    (lambda t: t.replace("add loss Ben", "add loss Bob", 1), "line 19: 'Bob' is not a player"),
     (lambda t: t.replace("rule dice=5", "rule dice=9"), "line 4: rule 'dice' must be at most 6"),
-    (lambda t: t.replace("player Cara", "player ben"), "line 17: there is already a player "
+    (lambda t: t.replace("player Cara", "player ben"), "line 18: there is already a player "
                                                         "called Ben"),
     (lambda t: t.replace("player Ben\nplayer Cara\n", ""), "header: a liar's dice sheet is "
                                                             "for 2 to 10 players, not 1"),
     (lambda t: t.replace("kastkopp-sheet 1", "kastkopp-sheet 7"), "line 2: sheet format version 7"),
-    (lambda t: t.replace("add loss Ben", "frobnicate", 1), "line 18: unknown change 'frobnicate'"),
-    (lambda t: t + "add loss Anna\n" * 9, "line 31: the game ended in round 13"),
+    (lambda t: t.replace("add loss Ben", "frobnicate", 1), "line 19: unknown change 'frobnicate'"),
+    (lambda t: t + "add loss Anna\n" * 9, "line 32: the game ended in round 13"),
     (lambda t: t.replace("game liars_dice", "game chess"), "no score sheet for 'chess'"),
     (lambda t: "{\"format\": 1}\n", "line 1: this is not a kastkopp score sheet"),
 ])

@@ -508,6 +508,16 @@ class State(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """Exactly what ``seat`` may know, JSON-ready; ``None`` is a spectator."""
 
+    def forfeit(self: S, seat: int, reason: str) -> S:
+        """The state after ``seat`` loses outside the rules: by time, or by an answer the
+        table could not take (``reason`` says which, in the words of whoever drove the table).
+
+        Tables driven from outside (a Mäxchen server) need this; a game that can say what
+        such a loss costs overrides it, the others refuse.
+        """
+        raise IllegalAction("{game} has no rule for a player who forfeits",
+                            game=self.game.title or self.game.name)
+
     def sitting_out(self, seat: int) -> Message | None:
         """Why ``seat`` takes no part now (``"has folded"``), said when it acts out of turn."""
         return None
@@ -648,6 +658,18 @@ class Table:
         self.roll_pending()
         return self.state
 
+    def forfeit(self, seat: int, reason: str) -> State:
+        """Seat ``seat`` loses outside the rules (see :meth:`State.forfeit`); logged."""
+        if self.state.is_over():
+            raise IllegalAction("the game is over")
+        if not 0 <= seat < len(self.seats):
+            raise IllegalAction("there is no seat {seat}", seat=seat)
+        self.state = self.state.forfeit(seat, reason)
+        self.events.append({"seq": len(self.events), "type": "forfeit", "seat": seat,
+                            "reason": reason})
+        self.roll_pending()
+        return self.state
+
     # -- the log ---------------------------------------------------------------------
     def to_json(self, reveal: bool | None = None) -> dict[str, Any]:
         """The log. Secrets of the dice source are included once the game is over."""
@@ -715,6 +737,13 @@ class Table:
             self.state = self.state.apply(action)
             self.events.append({"seq": len(self.events), "type": "action", "seat": seat,
                                 "action": str(action)})
+        elif kind == "forfeit":
+            seat, reason = int(event["seat"]), str(event["reason"])
+            if self.state.chance() is not None:
+                raise LogError("a forfeit while dice were still to be rolled")
+            self.state = self.state.forfeit(seat, reason)
+            self.events.append({"seq": len(self.events), "type": "forfeit", "seat": seat,
+                                "reason": reason})
         else:
             raise LogError(f"unknown event type {kind!r}")
 
@@ -742,6 +771,7 @@ def verify_log(data: dict[str, Any]) -> list[str]:
     problems = []
     expected_nonce = 0
     events = data.get("events")
+    sides = _sides_of_rolls(data)
     for index, event in enumerate(events if isinstance(events, list) else []):
         if not isinstance(event, dict) or event.get("type") != "roll":
             continue
@@ -753,7 +783,7 @@ def verify_log(data: dict[str, Any]) -> list[str]:
         if nonce != expected_nonce:
             problems.append(f"event {index}: roll number {nonce} where {expected_nonce} "
                             "was expected")
-        if not source.verify(nonce, len(faces), 6, faces):
+        if not source.verify(nonce, len(faces), sides.get(index, 6), faces):
             problems.append(f"event {index}: the dice {list(faces)} are not what the seed gives")
         expected_nonce = nonce + 1
     if not problems:
@@ -762,6 +792,28 @@ def verify_log(data: dict[str, Any]) -> list[str]:
         except LogError as exc:
             problems.append(str(exc))
     return problems
+
+
+def _sides_of_rolls(data: dict[str, Any]) -> dict[int, int]:
+    """The sides of the dice of each roll of a log (by event index), as far as it replays;
+    a log that does not replay is reported by :func:`verify_log` anyway."""
+    sides: dict[int, int] = {}
+    try:
+        state = game_from_json(data).new_state()
+        for index, event in enumerate(data.get("events") or []):
+            if event["type"] == "roll":
+                chance = state.chance()
+                if chance is None:
+                    break
+                sides[index] = chance.sides
+                state = state.resolve(tuple(int(f) for f in event["faces"]))
+            elif event["type"] == "forfeit":
+                state = state.forfeit(int(event["seat"]), str(event["reason"]))
+            else:
+                state = state.apply(str(event["action"]))
+    except (KastkoppError, KeyError, TypeError, ValueError, AttributeError):
+        pass
+    return sides
 
 
 # --------------------------------------------------------------------------- driving bots

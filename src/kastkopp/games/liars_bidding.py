@@ -4,7 +4,8 @@ A round is: both cups are rolled; the players bid in turn, each bid higher than 
 one of them challenges and the cups are lifted. :class:`Bidding` says which bids there are,
 in which order, which may open, and how a challenge counts the dice. Two families of rules:
 
-- kastkopp's own (:meth:`Bidding.from_rules`): six faces, and the bid order, the opening
+- kastkopp's own (:meth:`Bidding.from_rules`): the dice's faces (six unless the rule
+  ``faces`` says fewer), and the bid order, the opening
   and the counting of :mod:`kastkopp.games.liars_dice` (Lögnare without wilds; wild ones
   with Perudo's order, where ``k`` ones sit just above ``2k`` of any face and a round
   never opens on ones). Only rules without exact calls are one round of bidding.
@@ -50,8 +51,8 @@ class Bidding:
             raise RuleError("the solver plays one round: set penalty=one")
         cups = dice or (rules.dice, rules.dice)
         wild = rules.ones_wild
-        bids, _ = ordered_bids(sum(cups), wild)
-        return cls(cups, 6, "ones" if wild else "none", bids)
+        bids, _ = ordered_bids(sum(cups), wild, rules.faces)
+        return cls(cups, rules.faces, "ones" if wild else "none", bids)
 
     @classmethod
     def openspiel(cls, dice: int = 1, faces: int = 6) -> Bidding:

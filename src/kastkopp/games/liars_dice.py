@@ -128,6 +128,8 @@ class LiarsRules(Rules):
     penalty: str = rule("one", "a lost challenge costs one, or the difference between the "
                         "bid and the count (Dudo)", choices=("one", "difference"))
     keep_eliminated: bool = rule(True, "players who are out stay on the table shown")
+    faces: int = rule(6, "faces of a die, 1 to this (fewer make small games for solvers; "
+                      "bids on a face only)", min=2, max=6)
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "lognare": {"ones_wild": False, "palifico": False, "exact_call": "off"},
@@ -156,6 +158,9 @@ class LiarsRules(Rules):
                     value = "one" if name == "penalty" else "off"
                     raise RuleError("poker-hand bids do not go with '{name}': set "
                                     "{name}={value} or bids=counts", name=name, value=value)
+        if self.faces != 6 and (self.bids == "hands" or self.hand == "single"):
+            raise RuleError("dice with fewer than six faces go only with bids on a face from "
+                            "a cup each: set faces=6, or bids=counts and hand=common")
         if self.hand == "single" and self.loss != "life":
             raise RuleError("in Single Hand nobody holds dice of their own: set loss=life")
         if self.hand == "single" and self.bids == "hands" and self.dice < 2:
@@ -198,9 +203,10 @@ class Bid(Action):
 
 
 @lru_cache(maxsize=256)
-def ordered_bids(total: int, wild: bool) -> tuple[tuple[Bid, ...], tuple[tuple[int, int], ...]]:
-    """Every count bid over ``total`` dice, lowest first, with their keys."""
-    bids = sorted((Bid(q, f) for q in range(1, total + 1) for f in FACES),
+def ordered_bids(total: int, wild: bool,
+                 faces: int = 6) -> tuple[tuple[Bid, ...], tuple[tuple[int, int], ...]]:
+    """Every count bid over ``total`` dice of ``faces`` faces, lowest first, with their keys."""
+    bids = sorted((Bid(q, f) for q in range(1, total + 1) for f in range(1, faces + 1)),
                   key=lambda b: b.key(wild))
     return tuple(bids), tuple(b.key(wild) for b in bids)
 
@@ -225,9 +231,10 @@ def binomial_exactly(n: int, k: int, p: float) -> float:
     return math.comb(n, k) * p**k * (1 - p) ** (n - k)
 
 
-def face_chance(face: int, wild: bool) -> float:
-    """The chance one unseen die counts for ``face``: 1/3 with wild ones, else 1/6."""
-    return 2 / 6 if wild and face != 1 else 1 / 6
+def face_chance(face: int, wild: bool, faces: int = 6) -> float:
+    """The chance one unseen die counts for ``face``: 1/3 with wild ones, else 1/6 (for
+    dice of six faces)."""
+    return (2 if wild and face != 1 else 1) / faces
 
 
 def bid_chance(bid: Bid, own: Sequence[int], unseen: int, wild: bool) -> float:
@@ -562,7 +569,8 @@ class LiarsState(State):
             return Chance(seat=self.player, count=self.rules.dice - len(self.cup), private=True)
         seat = self._next_to_roll()
         assert seat is not None
-        return Chance(seat=seat, count=self.hand_size(seat), private=True)
+        return Chance(seat=seat, count=self.hand_size(seat), sides=self.rules.faces,
+                      private=True)
 
     def _next_to_roll(self) -> int | None:
         n = self.game.players
@@ -597,7 +605,7 @@ class LiarsState(State):
                 hands = [h for h in hands if h.key > self.bid.hand.key]
             return [HandBid(h) for h in hands]
         wild = self.wild
-        bids, keys = ordered_bids(total, wild)
+        bids, keys = ordered_bids(total, wild, self.rules.faces)
         start = 0 if not isinstance(self.bid, Bid) else bisect_right(keys, self.bid.key(wild))
         legal: list[AnyBid] = []
         for bid in bids[start:]:
@@ -876,7 +884,7 @@ class LiarsState(State):
             fresh = tuple(rng.randint(1, 6) for _ in range(hidden))
             return replace(self, cup=(*self.open_dice, *fresh))
         cups = tuple(cup if cup is None or s == seat
-                     else tuple(rng.randint(1, 6) for _ in cup)
+                     else tuple(rng.randint(1, self.rules.faces) for _ in cup)
                      for s, cup in enumerate(self.cups))
         return replace(self, cups=cups)
 
@@ -942,8 +950,9 @@ class LiarsDice(Game):
             raise IllegalAction("cannot read '{text}': say 'bid 4x5' (four fives) or 'dudo'",
                                 text=text.strip())
         count, face = int(match.group(1)), int(match.group(2))
-        if not 1 <= face <= 6:
-            raise IllegalAction("a die shows 1 to 6, not {face}", face=face)
+        if not 1 <= face <= self.rules.faces:
+            raise IllegalAction("a die shows 1 to {faces}, not {face}", faces=self.rules.faces,
+                                face=face)
         if count < 1:
             raise IllegalAction("a bid counts at least one die")
         return Bid(count, face)
@@ -953,7 +962,8 @@ class LiarsDice(Game):
         if self.rules.bids == "hands":
             actions = [HandBid(h) for h in HANDS if h.size <= self.max_dice()]
         else:
-            actions = [Bid(q, f) for q in range(1, self.max_dice() + 1) for f in FACES]
+            actions = [Bid(q, f) for q in range(1, self.max_dice() + 1)
+                       for f in range(1, self.rules.faces + 1)]
         actions.append(Dudo())
         if self.rules.exact_call != "off":
             actions.append(Calza())
@@ -990,7 +1000,7 @@ class LiarsDice(Game):
         wild = self.rules.ones_wild
         if "wild" in params:
             wild = LiarsRules.parse_value("ones_wild", params["wild"])
-        p = face_chance(face, wild)
+        p = face_chance(face, wild, self.rules.faces)
         return [{"bid": f"{q}x{face}", "at_least": binomial_at_least(unseen, q - have, p),
                  "exactly": binomial_exactly(unseen, q - have, p)}
                 for q in range(1, unseen + have + 1)]

@@ -334,8 +334,18 @@ class MiaState(State):
         cost = 2 if self.rules.slosch_double else 1
         return self._end_round(losers, cost, None, actual)
 
+    def forfeit(self, seat: int, reason: str) -> MiaState:
+        """``seat`` loses the round without the cup being lifted (on a Mäxchen server: no
+        answer in time, or an answer the rules refuse). It costs what a lost round costs;
+        the dice stay hidden, and the reason is shown with the round."""
+        if self.phase == OVER:
+            raise IllegalAction("the game is over")
+        if not 0 <= seat < self.game.players or not self.alive(seat):
+            raise IllegalAction("seat {seat} is not playing this round", seat=seat)
+        return self._end_round((seat,), 1, None, None, forfeit=reason)
+
     def _end_round(self, losers: tuple[int, ...], cost: int, caller: int | None,
-                   actual: int) -> MiaState:
+                   actual: int | None, forfeit: str | None = None) -> MiaState:
         lives, losses, out_round = list(self.lives), list(self.losses), list(self.out_round)
         for seat in losers:
             losses[seat] += 1
@@ -343,9 +353,12 @@ class MiaState(State):
                 lives[seat] = max(0, lives[seat] - cost)
                 if lives[seat] == 0:
                     out_round[seat] = self.round
-        last = {"round": self.round + 1, "dice": str(actual), "claim": str(self.claim),
+        last = {"round": self.round + 1, "dice": None if actual is None else str(actual),
+                "claim": None if self.claim is None else str(self.claim),
                 "caller": caller, "responsible": self.responsible, "losers": list(losers),
                 "cost": cost, "actions": [list(h) for h in self.history]}
+        if forfeit is not None:
+            last["forfeit"] = forfeit
         state = replace(self, lives=tuple(lives), losses=tuple(losses),
                         out_round=tuple(out_round), round=self.round + 1, dice=None,
                         roller=None, claim=None, responsible=None, answered=frozenset(),
@@ -473,8 +486,12 @@ class Mia(Game):
         last = view.get("last_round")
         if last and not view["history"]:
             losers = " and ".join(names[s] for s in last["losers"])
-            lines.append(f"Last round: claim {last['claim']}, dice {last['dice']} — "
-                         f"{losers} lost {last['cost']}")
+            if "forfeit" in last:
+                lines.append(f"Last round: {losers} lost {last['cost']} "
+                             f"({last['forfeit']})")
+            else:
+                lines.append(f"Last round: claim {last['claim']}, dice {last['dice']} — "
+                             f"{losers} lost {last['cost']}")
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: {entry['action']}")
         if view["claim"] is not None:

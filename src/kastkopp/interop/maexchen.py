@@ -52,10 +52,11 @@ Usage::
     await client.run(rounds=100)
 
 Every round the server plays is kept as a kastkopp :class:`~kastkopp.engine.Table`
-(:attr:`MaexchenServer.table` while it runs, :attr:`MaexchenServer.tables` after), and
-:meth:`MaexchenServer.watch` calls back with each message broadcast (and
-:meth:`MaexchenServer.watch_rounds` with each round played), so a web server can show the
-rounds as they are played.
+(:attr:`MaexchenServer.table` while it runs, :attr:`MaexchenServer.tables` after); a loss
+outside the rules is a ``forfeit`` event of its log with the reason. :meth:`MaexchenServer.watch`
+calls back with each message broadcast, :meth:`MaexchenServer.watch_rounds` with each round
+played and :meth:`MaexchenServer.watch_tables` with each change to a round's table, so a web
+server can show the rounds as they are played (:mod:`kastkopp.interop.maexchen_web`).
 """
 
 from __future__ import annotations
@@ -70,7 +71,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kastkopp.dice import DiceSource, SecureDice
-from kastkopp.engine import Game, IllegalAction, KastkoppError, Player, State, Table, load
+from kastkopp.engine import (
+    Action,
+    Game,
+    IllegalAction,
+    KastkoppError,
+    Player,
+    State,
+    Table,
+    load,
+)
 from kastkopp.games.mia import Announce, Call, Roll, read
 
 DEFAULT_PORT = 9000
@@ -138,6 +148,19 @@ class RoundResult:
     table: Table
 
 
+@dataclass(frozen=True)
+class TableEvent:
+    """A change to the table of round ``number``: ``kind`` is ``start`` (seated, first dice
+    rolled), ``action`` (``seat`` took ``text``, in the Mia notation), ``forfeit`` (``seat``
+    lost outside the rules; ``text`` is the protocol's reason) or ``end``."""
+
+    number: int
+    table: Table
+    kind: str
+    seat: int | None = None
+    text: str = ""
+
+
 @dataclass
 class _Question:
     name: str
@@ -150,9 +173,12 @@ class MaexchenServer(asyncio.DatagramProtocol):
     def __init__(self, *, answer_timeout: float = DEFAULT_ANSWER_TIMEOUT,
                  dice: DiceSource | None = None, rng: random.Random | None = None,
                  round_pause: float = 0.0, idle_pause: float = 1.0,
-                 keep_tables: int = 100) -> None:
+                 keep_tables: int = 100,
+                 round_dice: Callable[[], DiceSource] | None = None) -> None:
         self.answer_timeout = answer_timeout
         self.dice = dice if dice is not None else SecureDice()
+        # a fresh dice source for each round (e.g. commit-reveal, so rounds can be verified)
+        self.round_dice = round_dice
         self.rng = rng if rng is not None else random.SystemRandom()
         self.round_pause = round_pause
         self.idle_pause = idle_pause
@@ -166,6 +192,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._joining: tuple[str, set[str], asyncio.Event] | None = None
         self._watchers: list[Callable[[str], None]] = []
         self._round_watchers: list[Callable[[RoundResult], None]] = []
+        self._table_watchers: list[Callable[[TableEvent], None]] = []
         self._closed = asyncio.Event()
 
     # -- the network ---------------------------------------------------------------------
@@ -207,6 +234,18 @@ class MaexchenServer(asyncio.DatagramProtocol):
         """Call ``callback`` with every round played; returns a function to stop."""
         self._round_watchers.append(callback)
         return lambda: self._round_watchers.remove(callback)
+
+    def watch_tables(self, callback: Callable[[TableEvent], None]) -> Callable[[], None]:
+        """Call ``callback`` with every change to a round's table; returns a function to stop.
+
+        Each round's log can so be followed move by move (a web server shows the rounds).
+        """
+        self._table_watchers.append(callback)
+        return lambda: self._table_watchers.remove(callback)
+
+    def _tell(self, event: TableEvent) -> None:
+        for watcher in list(self._table_watchers):
+            watcher(event)
 
     def datagram_received(self, data: bytes, addr: tuple[Any, ...]) -> None:
         address: Address = (str(addr[0]), int(addr[1]))
@@ -290,18 +329,22 @@ class MaexchenServer(asyncio.DatagramProtocol):
         order = sorted(joined)
         self.rng.shuffle(order)
         self.rounds_started += 1
-        table = Table(mia_game(len(order)), seats=order, dice=self.dice)
+        number = self.rounds_started
+        dice = self.round_dice() if self.round_dice is not None else self.dice
+        table = Table(mia_game(len(order)), seats=order, dice=dice)
         self.table = table
-        self.broadcast(f"ROUND STARTED;{self.rounds_started};{','.join(order)}")
-        losers, reason = await self._play(table)
+        self._tell(TableEvent(number, table, "start"))
+        self.broadcast(f"ROUND STARTED;{number};{','.join(order)}")
+        losers, reason = await self._play(number, table)
         self.broadcast(f"PLAYER LOST;{','.join(losers)};{reason}")
         for name in order:
             self.scores[name] = self.scores.get(name, 0) + 1 - (name in losers)
         self.broadcast("SCORE;" + ",".join(f"{name}:{self.scores.get(name, 0)}"
                                            for name in self.players))
-        result = RoundResult(self.rounds_started, order, losers, reason, table)
+        result = RoundResult(number, order, losers, reason, table)
         self.tables.append(result)
         self.table = None
+        self._tell(TableEvent(number, table, "end"))
         for watcher in list(self._round_watchers):
             watcher(result)
         return result
@@ -337,7 +380,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         finally:
             del self._questions[token]
 
-    async def _play(self, table: Table) -> tuple[list[str], str]:
+    async def _play(self, number: int, table: Table) -> tuple[list[str], str]:
         """Play a round's turns on the table; returns the losers and the reason."""
         while True:
             state = table.state
@@ -347,37 +390,49 @@ class MaexchenServer(asyncio.DatagramProtocol):
             first = state.view(seat)["claim"] is None
             answer = await self._ask(name, "YOUR TURN")
             if answer is None:
-                return [name], DID_NOT_TAKE_TURN
+                return self._forfeit(number, table, seat, DID_NOT_TAKE_TURN)
             if answer == ["SEE"]:
                 if first:
-                    return [name], SEE_BEFORE_FIRST_ROLL
+                    return self._forfeit(number, table, seat, SEE_BEFORE_FIRST_ROLL)
                 self.broadcast(f"PLAYER WANTS TO SEE;{name}")
-                table.act(seat, Call())
+                self._act(number, table, seat, Call())
                 losers = self._ended(table)
                 return losers, SEE_FAILED if losers == [name] else CAUGHT_BLUFFING
             if answer != ["ROLL"]:
-                return [name], INVALID_TURN
+                return self._forfeit(number, table, seat, INVALID_TURN)
             if not first:
-                table.act(seat, Roll())  # believing the claim: the table rolls the dice
+                # believing the claim: the table rolls the dice
+                self._act(number, table, seat, Roll())
             self.broadcast(f"PLAYER ROLLS;{name}")
             rolled = int(table.state.view(seat)["your_dice"])
             answer = await self._ask(name, f"ROLLED;{dice_text(rolled)}")
             if answer is None:
-                return [name], DID_NOT_ANNOUNCE
+                return self._forfeit(number, table, seat, DID_NOT_ANNOUNCE)
             if len(answer) != 2 or answer[0] != "ANNOUNCE":
-                return [name], INVALID_TURN
+                return self._forfeit(number, table, seat, INVALID_TURN)
             try:
                 announced = read_dice(answer[1])
             except ValueError:
-                return [name], INVALID_TURN
+                return self._forfeit(number, table, seat, INVALID_TURN)
             self.broadcast(f"ANNOUNCED;{name};{dice_text(announced)}")
             try:
-                table.act(seat, Announce(announced))
+                self._act(number, table, seat, Announce(announced))
             except IllegalAction:
-                return [name], ANNOUNCED_LOSING_DICE
+                return self._forfeit(number, table, seat, ANNOUNCED_LOSING_DICE)
             if table.state.is_over():  # Mia announced: the cup was lifted at once
                 losers = self._ended(table)
                 return losers, LIED_ABOUT_MIA if losers == [name] else MIA_REASON
+
+    def _act(self, number: int, table: Table, seat: int, action: Action) -> None:
+        table.act(seat, action)
+        self._tell(TableEvent(number, table, "action", seat, str(action)))
+
+    def _forfeit(self, number: int, table: Table, seat: int,
+                 reason: str) -> tuple[list[str], str]:
+        """The seat loses the round outside the rules; logged with the protocol's reason."""
+        table.forfeit(seat, reason)
+        self._tell(TableEvent(number, table, "forfeit", seat, reason))
+        return [table.seats[seat]], reason
 
     def _ended(self, table: Table) -> list[str]:
         """Show the dice of a round the rules ended; the losers' names."""
@@ -591,5 +646,6 @@ def bot_names() -> Sequence[str]:
     return names("mia")
 
 
-__all__ = ["REASONS", "MaexchenClient", "MaexchenServer", "RoundResult", "dice_text",
+__all__ = ["REASONS", "MaexchenClient", "MaexchenServer", "RoundResult", "TableEvent",
+           "dice_text",
            "parse_server", "read_dice", "running", "serve", "valid_name"]

@@ -187,7 +187,8 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     """The server as an ASGI app; the database is migrated and the tables resumed on start.
 
     With ``maexchen=(host, port)`` a Mäxchen bot-competition server (UDP) runs alongside
-    for the app's lifetime, as ``app.state.maexchen``.
+    for the app's lifetime, as ``app.state.maexchen``; each of its rounds is a watch-only
+    table (``app.state.maexchen_tables``).
     """
     store = Store(db)
     bridge = None
@@ -213,9 +214,13 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         async with contextlib.AsyncExitStack() as stack:
             if maexchen is not None:
                 from kastkopp.interop.maexchen import running
+                from kastkopp.interop.maexchen_web import MaexchenTables
 
                 app.state.maexchen = await stack.enter_async_context(
                     running(*maexchen, answer_timeout=maexchen_timeout))
+                # its rounds are shown as watch-only tables
+                app.state.maexchen_tables = await stack.enter_async_context(
+                    MaexchenTables(hub, app.state.maexchen))
             try:
                 yield
             finally:

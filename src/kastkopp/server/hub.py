@@ -180,6 +180,9 @@ def event_row(event: dict[str, Any]) -> dict[str, Any]:
     if event["type"] == "roll":
         return {"seq": event["seq"], "kind": "roll", "seat": event["seat"],
                 "nonce": event["nonce"], "faces": list(event["faces"]), "action": None}
+    if event["type"] == "forfeit":  # the reason is kept where an action's text goes
+        return {"seq": event["seq"], "kind": "forfeit", "seat": event["seat"],
+                "action": event["reason"], "nonce": None, "faces": None}
     return {"seq": event["seq"], "kind": "action", "seat": event["seat"],
             "action": event["action"], "nonce": None, "faces": None}
 
@@ -188,6 +191,8 @@ def row_event(row: LogEvent) -> dict[str, Any]:
     if row.kind == "roll":
         return {"seq": row.seq, "type": "roll", "seat": row.seat, "nonce": row.nonce,
                 "faces": list(row.faces or [])}
+    if row.kind == "forfeit":
+        return {"seq": row.seq, "type": "forfeit", "seat": row.seat, "reason": row.action}
     return {"seq": row.seq, "type": "action", "seat": row.seat, "action": row.action}
 
 
@@ -202,7 +207,8 @@ class SeatInfo:
 
     @property
     def empty(self) -> bool:
-        return self.account_id is None and self.bot is None
+        # a name without an account is a player from outside (a hosted table's seat)
+        return self.account_id is None and self.bot is None and self.name is None
 
     def label(self, seat: int) -> str:
         if self.bot is not None:
@@ -243,6 +249,8 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     bots: dict[int, Player] = field(default_factory=dict)
+    # who drives a hosted table (e.g. "Mäxchen"); None for the server's own tables
+    source: str | None = None
 
     @property
     def seq(self) -> int:
@@ -290,6 +298,7 @@ class LiveTable:
             "seconds_per_move": self.seconds_per_move, "on_timeout": self.on_timeout,
             "deadline": self.deadline, "seed_sha256": self.commitment,
             "client_seed": self.client_seed, "invite": f"/play/{self.id}",
+            "source": self.source,
         }
         if self.status == "over":
             data["server_seed"] = self.seed.hex()
@@ -305,6 +314,8 @@ class LiveTable:
             "seed_sha256": self.commitment, "deadline": self.deadline,
             "to_move": None, "legal": [],
         }
+        if self.source is not None:
+            frame["source"] = self.source  # a hosted table: its moves come from outside
         if self.table is not None:
             state = self.table.state
             frame["to_move"] = state.to_move() if self.status == "playing" else None
@@ -336,6 +347,8 @@ class LiveTable:
                 state = state.resolve(tuple(event["faces"]))
                 if chance is not None and chance.private:
                     event = {**event, "faces": None}
+            elif event["type"] == "forfeit":
+                state = state.forfeit(event["seat"], event["reason"])
             else:
                 state = state.apply(event["action"])
             events.append(event)
@@ -426,7 +439,8 @@ class Hub:
                          status=row.status, seed=bytes.fromhex(row.server_seed),
                          client_seed=row.client_seed, clock=row.clock,
                          seconds_per_move=row.seconds_per_move, on_timeout=row.on_timeout,
-                         forfeit_seat=row.forfeit_seat, outcome=row.outcome)
+                         forfeit_seat=row.forfeit_seat, outcome=row.outcome,
+                         source=row.source)
         if row.status != "open":
             live.table = self._replay(live, events)
         if last is not None:
@@ -442,6 +456,8 @@ class Hub:
             if seat_row.account_id is not None:
                 account = session.get(Account, seat_row.account_id)
                 name = account.name if account is not None else None
+            elif seat_row.name is not None:
+                name = seat_row.name
             seats[seat_row.seat] = SeatInfo(seat_row.account_id, name, seat_row.bot)
         return seats
 
@@ -745,6 +761,97 @@ class Hub:
                   "finished_at": datetime.now(UTC)}
         await self.writer.append(live.id, [], values)
         live.status, live.outcome, live.forfeit_seat = "over", outcome, seat
+
+    # -- tables driven from outside -----------------------------------------------------
+    # A hosted table is played somewhere else (a Mäxchen server): its driver reports each
+    # move here, the engine checks it and rolls the dice from the same seed as the driver,
+    # and the table is stored, streamed and replayed like any other. Nobody here moves.
+
+    async def host(self, game: Game, seats: list[str], source: str,
+                   dice: CommitRevealDice) -> LiveTable:
+        """A watch-only table for a game being played by ``source`` with these dice."""
+        if len(seats) != game.players:
+            raise TableError(f"{len(seats)} seats given for {game.players} players")
+        # stored as they are, or the rolls and the seats' names would not be the driver's
+        if len(dice.client_seed) > 64 or any(len(name) > 40 for name in seats):
+            raise TableError("a hosted table's client seed is at most 64 characters and its "
+                             "players' names at most 40")
+        seed, client_seed = dice.server_seed, dice.client_seed
+        table_id = await asyncio.to_thread(self._save_hosted, game, seats, source, seed,
+                                           client_seed)
+        live = LiveTable(id=table_id, game=game, owner_id=None,
+                         seats=[SeatInfo(name=name) for name in seats], status="open",
+                         seed=seed, client_seed=client_seed, source=source)
+        async with live.lock:
+            self.tables[table_id] = live
+            await self._deal(live)
+        self._started(live)
+        return live
+
+    def _save_hosted(self, game: Game, seats: list[str], source: str, seed: bytes,
+                     client_seed: str) -> str:
+        table_id = secrets.token_urlsafe(8)[:10]
+        with self.store.session() as session:
+            session.add(GameTable(id=table_id, game=game.name, preset=game.preset,
+                                  rules=game.rules.to_json(), players=game.players,
+                                  status="open", owner_id=None, server_seed=seed.hex(),
+                                  seed_sha256=seed_commitment(seed), client_seed=client_seed,
+                                  source=source))
+            session.flush()
+            for index, name in enumerate(seats):
+                session.add(Seat(table_id=table_id, seat=index, name=name))
+        return table_id
+
+    async def _hosted(self, table_id: str) -> LiveTable:
+        live = await self.get(table_id)
+        if live.source is None:
+            raise TableError("this table is played here; its moves cannot come from outside")
+        return live
+
+    async def hosted_act(self, table_id: str, seat: int, action: str) -> int:
+        """A move made at a hosted table's source; checked, stored and streamed."""
+        live = await self._hosted(table_id)
+        return await self.act(table_id, None, action, live.seq, as_bot=seat)
+
+    async def hosted_forfeit(self, table_id: str, seat: int, reason: str) -> int:
+        """A seat lost at a hosted table outside the rules (time, a refused answer)."""
+        live = await self._hosted(table_id)
+        async with live.lock:
+            if live.table is None or live.status != "playing":
+                raise IllegalAction("the game is not being played")
+            before = len(live.table.events)
+            table = fork(live.table)
+            table.forfeit(seat, reason)
+            values = self._finish_values(table)
+            await self.writer.append(live.id, [event_row(e) for e in table.events[before:]],
+                                     values or None)
+            live.table = table
+            if values:
+                live.status, live.outcome = values["status"], values["outcome"]
+            live.last_move_at = time.time()
+        self._after_change(live, drive_bots=True)
+        return live.seq
+
+    async def end_hosted(self, source: str, idle: float) -> list[str]:
+        """Close the hosted tables of ``source`` still playing but without a move for
+        ``idle`` seconds (their driver stopped, or forgot them in a restart): over, with no
+        outcome. Returns their ids."""
+        def ids() -> list[str]:
+            with self.store.session() as session:
+                return list(session.scalars(select(GameTable.id).where(
+                    GameTable.status == "playing", GameTable.source == source)))
+        ended = []
+        for table_id in await asyncio.to_thread(ids):
+            live = await self.get(table_id)
+            async with live.lock:
+                if live.status != "playing" or time.time() - live.last_move_at < idle:
+                    continue
+                await self.writer.append(live.id, [], {"status": "over",
+                                                       "finished_at": datetime.now(UTC)})
+                live.status = "over"
+            ended.append(table_id)
+            self._after_change(live, drive_bots=False)
+        return ended
 
     # -- bots and clocks ---------------------------------------------------------------
     async def _bot_move(self, live: LiveTable, seq: int) -> None:

@@ -21,7 +21,9 @@ from kastkopp.store import Account, GameTable, Seat, Store
 
 def _finished(store: Store, game: str | None = None) -> list[tuple[GameTable, list[str]]]:
     with store.session() as session:
-        query = select(GameTable).where(GameTable.status == "over")
+        # hosted tables (Mäxchen rounds) are other servers' games, with other players
+        query = select(GameTable).where(GameTable.status == "over",
+                                        GameTable.source.is_(None))
         if game is not None:
             query = query.where(GameTable.game == game)
         rows = list(session.scalars(query.order_by(GameTable.finished_at, GameTable.id)))

@@ -89,6 +89,8 @@ class GameTable(Base):
                                                         nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
                                                          nullable=True)
+    # Who drives a hosted table (a Mäxchen server); None for the server's own tables.
+    source: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
 class Seat(Base):
@@ -104,6 +106,8 @@ class Seat(Base):
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True,
                                                    index=True)
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # A player from outside (a hosted table's seat), who has no account here.
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
 class LogEvent(Base):
@@ -115,7 +119,7 @@ class LogEvent(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
                                           primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(10))  # "roll" or "action"
+    kind: Mapped[str] = mapped_column(String(10))  # "roll", "action" or "forfeit"
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action: Mapped[str | None] = mapped_column(Text, nullable=True)
     nonce: Mapped[int | None] = mapped_column(Integer, nullable=True)

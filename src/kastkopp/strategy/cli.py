@@ -187,7 +187,8 @@ def solve_liars(
     rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
     openspiel: bool = typer.Option(False, "--openspiel", help="OpenSpiel's rules: the "
                                    "highest face wild, bids by count then face"),
-    faces: int = typer.Option(6, "--faces", min=2, max=9, help="faces (OpenSpiel rules)"),
+    faces: int = typer.Option(6, "--faces", min=2, max=9, help="faces of a die (2 to 6 with "
+                              "kastkopp's rules, to 9 with OpenSpiel's)"),
     target: float = typer.Option(1e-3, "--target", min=1e-7, max=0.5,
                                  help="exploitability to reach"),
     variant: str = typer.Option("cfr+", "--variant", help="cfr+ or dcfr"),
@@ -206,10 +207,8 @@ def solve_liars(
             raise RuleError("--openspiel fixes the rules; leave out --preset and --rule")
         bidding = Bidding.openspiel(dice=dice, faces=faces)
     else:
-        if faces != 6:
-            raise RuleError("kastkopp's liar's dice has six faces; --faces goes with "
-                            "--openspiel")
-        rules = _rules(LiarsRules, preset or "lognare", [*rule, f"dice={dice}"])
+        fewer = [f"faces={faces}"] if faces != 6 else []
+        rules = _rules(LiarsRules, preset or "lognare", [*rule, f"dice={dice}", *fewer])
         bidding = Bidding.from_rules(rules)
     with _progress("solving", 1) as update:
         eq = solve(bidding, target=target, variant=variant,

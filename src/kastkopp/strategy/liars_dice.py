@@ -100,7 +100,7 @@ class StrongLiarsBot(Player):
         if face in self._memo:
             return self._memo[face]
         wild = view["ones_wild"]
-        p = face_chance(face, wild)
+        p = face_chance(face, wild, self.game.rules.faces)
         faces_bid: dict[int, set[int]] = {}
         for entry in view["history"]:
             if entry["action"].startswith("bid "):
