@@ -43,9 +43,10 @@ Usage::
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -133,14 +134,18 @@ class MiaRules(Rules):
         "maexchen": "the Mäxchen bot-competition rules: +1 per round, -1 per loss",
     }
 
-    @property
+    @functools.cached_property
     def values(self) -> tuple[int, ...]:
         """Every value, worst first."""
         return tuple(reversed(ORDERS[self.order]))
 
+    @functools.cached_property
+    def _ranks(self) -> dict[int, int]:
+        return {value: index for index, value in enumerate(self.values)}
+
     def rank(self, value: int) -> int:
         """0 for the worst value (31) up to 20 for Slosch."""
-        return self.values.index(value)
+        return self._ranks[value]
 
     def beaten(self, value: int) -> Fraction:
         """The chance that one fresh roll beats ``value`` (strictly)."""
@@ -182,6 +187,9 @@ class Pass(Action):
         return "pass"
 
 
+# One action object per value: they are values, and legal_actions() lists them often.
+_ANNOUNCE = {value: Announce(value) for value in SLOSCH_ORDER}
+
 _WORDS: dict[str, Action] = {}
 for _word in ("roll", "believe", "tro", "rulla", "slå", "kast", "ryst"):
     _WORDS[_word] = Roll()
@@ -208,6 +216,17 @@ def parse_action(text: str) -> Action:
 # --------------------------------------------------------------------------- state
 
 ROLL, ANNOUNCE, RESPOND, OVER = "roll", "announce", "respond", "over"
+
+
+def replace(state: MiaState, **changes: Any) -> MiaState:
+    """``dataclasses.replace`` for states without its per-field work: every move makes
+    a few new states, and a server plays thousands of moves a second."""
+    unknown = changes.keys() - state.__dict__.keys()
+    if unknown:
+        raise TypeError(f"MiaState has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(MiaState)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
 
 
 @dataclass(frozen=True)
@@ -263,7 +282,7 @@ class MiaState(State):
 
     def legal_actions(self) -> list[Action]:
         if self.phase == ANNOUNCE:
-            return [Announce(v) for v in self.legal_announcements()]
+            return [_ANNOUNCE[v] for v in self.legal_announcements()]
         if self.phase == RESPOND:
             actions: list[Action] = []
             if self.legal_announcements():

@@ -34,7 +34,7 @@ from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from kastkopp.engine import IllegalAction, KastkoppError, registered
-from kastkopp.server import accounts, pages, stats
+from kastkopp.server import accounts, pages, stats, wire
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.series import SeriesRunner
 from kastkopp.store import Account, GameTable, Store
@@ -521,7 +521,7 @@ async def _play(hub: Hub, live: LiveTable, websocket: WebSocket,
         while True:
             text = await websocket.receive_text()
             reply = await _handle(hub, live, account, text)
-            watcher.send(json.dumps(reply, ensure_ascii=False))
+            watcher.send(wire.dumps(reply))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -533,8 +533,8 @@ async def _handle(hub: Hub, live: LiveTable, account: Account | None,
                   text: str) -> dict[str, Any]:
     """Answer one frame from a client: an ``ack`` or an ``error``; errors change nothing."""
     try:
-        message = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        message = wire.loads(text)
+    except (ValueError, RecursionError):
         return {"type": "error", "error": "a frame is a JSON object like "
                 "{\"action\": \"call\", \"seq\": 12}"}
     if not isinstance(message, dict):

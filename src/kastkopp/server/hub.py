@@ -21,8 +21,8 @@ Nothing here knows any game: the server speaks only the protocol of :mod:`kastko
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
-import json
 import logging
 import queue
 import random
@@ -44,10 +44,12 @@ from kastkopp.engine import (
     KastkoppError,
     Player,
     RuleError,
+    State,
     Table,
     game_from_json,
     load,
 )
+from kastkopp.server.wire import dumps
 from kastkopp.store import Account, GameTable, LogEvent, Seat, Store
 from kastkopp.strategy import bot_names, make_bot
 
@@ -78,7 +80,9 @@ class _Write:
     table_id: str
     rows: list[dict[str, Any]]
     table_values: dict[str, Any] | None
-    done: Callable[[BaseException | None], None]
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[None]
+    error: BaseException | None = None
 
 
 class LogWriter:
@@ -99,11 +103,7 @@ class LogWriter:
                      table_values: dict[str, Any] | None = None) -> None:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-
-        def done(error: BaseException | None) -> None:
-            loop.call_soon_threadsafe(_settle, future, error)
-
-        self.queue.put(_Write(table_id, rows, table_values, done))
+        self.queue.put(_Write(table_id, rows, table_values, loop, future))
         await future
 
     def close(self) -> None:
@@ -133,18 +133,20 @@ class LogWriter:
                     try:
                         self._commit([item])
                     except IntegrityError:
-                        item.done(WriteConflict(item.table_id))
+                        item.error = WriteConflict(item.table_id)
                     except Exception as exc:  # the database is down: refuse, keep running
-                        item.done(exc)
-                    else:
-                        item.done(None)
-                continue
+                        item.error = exc
             except Exception as exc:
                 for item in batch:
-                    item.done(exc)
-                continue
+                    item.error = exc
+            # One wake-up of each event loop for the whole batch, not one per move.
+            loops: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
             for item in batch:
-                item.done(None)
+                loops.setdefault(item.loop, []).append(item)
+            for loop, items in loops.items():
+                # RuntimeError: that loop has closed, and nobody waits any more.
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(_settle_all, items)
 
     def _commit(self, batch: list[_Write]) -> None:
         at = datetime.now(UTC)
@@ -160,18 +162,44 @@ class LogWriter:
                                        .values(**item.table_values))
 
 
-def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
-    if future.done():
-        return
-    if error is None:
-        future.set_result(None)
-    else:
-        future.set_exception(error)
+def _settle_all(items: list[_Write]) -> None:
+    for item in items:
+        if item.future.done():
+            continue
+        if item.error is None:
+            item.future.set_result(None)
+        else:
+            item.future.set_exception(item.error)
 
 
-def fork(table: Table) -> Table:
-    """A copy of a table that can move on without changing the original."""
-    return table.copy()
+@dataclass
+class Tentative:
+    """What a move did to a table, not yet shown to anybody: the new events and position."""
+
+    events: list[dict[str, Any]]
+    state: State
+    nonce: int
+
+    def apply_to(self, table: Table) -> None:
+        """Make the move part of the table (once it is committed)."""
+        table.events.extend(self.events)
+        table.state = self.state
+        table.dice.nonce = self.nonce
+
+
+def tentatively(table: Table, play: Callable[[Table], None]) -> Tentative:
+    """Run ``play`` on the table and take it back: the table is as before, the move returned.
+
+    Unlike a copy of the table this costs nothing for the length of the log, and it runs
+    without a pause, so nobody can see the table in between.
+    """
+    before, state, nonce = len(table.events), table.state, table.dice.nonce
+    try:
+        play(table)
+        return Tentative(table.events[before:], table.state, table.dice.nonce)
+    finally:
+        del table.events[before:]
+        table.state, table.dice.nonce = state, nonce
 
 
 def event_row(event: dict[str, Any]) -> dict[str, Any]:
@@ -242,6 +270,9 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     bots: dict[int, Player] = field(default_factory=dict)
+    # Frames as sent, per seat, for the position they were made in (see frame_text).
+    _frames: dict[int | None, str] = field(default_factory=dict, repr=False)
+    _frames_of: tuple[Any, ...] = field(default=(), repr=False)
 
     @property
     def seq(self) -> int:
@@ -315,6 +346,18 @@ class LiveTable:
             frame["outcome"] = self.outcome
             frame["forfeit_seat"] = self.forfeit_seat
         return frame
+
+    def frame_text(self, seat: int | None) -> str:
+        """:meth:`frame` as JSON text, made once per position and seat however many
+        watch it (spectators, a player on two devices, reconnects)."""
+        key = (self.seq, self.status, self.deadline, self.forfeit_seat,
+               tuple(s.label(i) for i, s in enumerate(self.seats)))
+        if key != self._frames_of:
+            self._frames, self._frames_of = {}, key
+        text = self._frames.get(seat)
+        if text is None:
+            text = self._frames[seat] = dumps(self.frame(seat))
+        return text
 
     def public_log(self) -> dict[str, Any]:
         """The log for anyone: complete with the seed once over, else without hidden dice."""
@@ -611,7 +654,7 @@ class Hub:
                       dice=CommitRevealDice(server_seed=live.seed,
                                             client_seed=live.client_seed))
         values: dict[str, Any] = {"status": "playing", "started_at": datetime.now(UTC)}
-        values.update(self._finish_values(table))
+        values.update(self._finish_values(table.state))
         await self.writer.append(live.id, [event_row(e) for e in table.events], values)
         live.table = table
         live.status = values["status"]
@@ -625,10 +668,10 @@ class Hub:
         self._after_change(live, drive_bots=True)
 
     @staticmethod
-    def _finish_values(table: Table) -> dict[str, Any]:
-        if not table.state.is_over():
+    def _finish_values(state: State) -> dict[str, Any]:
+        if not state.is_over():
             return {}
-        return {"status": "over", "outcome": table.state.outcome().to_json(),
+        return {"status": "over", "outcome": state.outcome().to_json(),
                 "finished_at": datetime.now(UTC)}
 
     # -- playing -----------------------------------------------------------------------
@@ -660,14 +703,15 @@ class Hub:
                 raise IllegalAction(f"it is not your turn; it is {who}'s")
             if as_bot is None and live.seats[seat].bot is not None:
                 raise IllegalAction("a bot plays this seat")
-            # The move is made on a copy, so nobody sees it before it is committed.
-            before = len(table.events)
-            table = fork(table)
-            table.act(seat, text.strip())
-            if not self.bot_delay:
-                self._answer_by_bots(live, table)
-            rows = [event_row(e) for e in table.events[before:]]
-            values = self._finish_values(table)
+            # The move is taken back at once, so nobody sees it before it is committed.
+            def play(table: Table) -> None:
+                table.act(seat, text.strip())
+                if not self.bot_delay:
+                    self._answer_by_bots(live, table)
+
+            move = tentatively(table, play)
+            rows = [event_row(e) for e in move.events]
+            values = self._finish_values(move.state)
             try:
                 await self.writer.append(live.id, rows, values or None)
             except BaseException as exc:
@@ -676,7 +720,7 @@ class Hub:
                     raise StaleAction("another move was made first; look again") from None
                 log.exception("could not write table %s", live.id)
                 raise IllegalAction("the move could not be saved; try again") from None
-            live.table = table
+            move.apply_to(table)
             if values:
                 live.status, live.outcome = values["status"], values["outcome"]
             live.last_move_at = time.time()
@@ -800,7 +844,7 @@ class Hub:
     def watch(self, live: LiveTable, seat: int | None) -> Watcher:
         watcher = Watcher(seat)
         live.watchers.add(watcher)
-        watcher.send(json.dumps(live.frame(seat), ensure_ascii=False))
+        watcher.send(live.frame_text(seat))
         return watcher
 
     def unwatch(self, live: LiveTable, watcher: Watcher) -> None:
@@ -828,7 +872,7 @@ class Hub:
     def _notify_account(self, account_id: int, event: dict[str, Any]) -> None:
         watchers = self.account_watchers.get(account_id)
         if watchers:
-            text = json.dumps(event, ensure_ascii=False)
+            text = dumps(event)
             for watcher in watchers:
                 watcher.send(text)
 
@@ -839,12 +883,8 @@ class Hub:
             self.publish({"table": live.id, "seq": live.seq})
 
     def _broadcast(self, live: LiveTable) -> None:
-        frames: dict[int | None, str] = {}
         for watcher in list(live.watchers):
-            if watcher.seat not in frames:
-                frames[watcher.seat] = json.dumps(live.frame(watcher.seat),
-                                                  ensure_ascii=False)
-            watcher.send(frames[watcher.seat])
+            watcher.send(live.frame_text(watcher.seat))
 
     def _after_change(self, live: LiveTable, drive_bots: bool) -> None:
         self._broadcast(live)
