@@ -343,6 +343,15 @@ class State(ABC):
         """The dice this state waits for, if any."""
         return None
 
+    def default_action(self) -> Action:
+        """What is played for the seat to move when its time is up: the game's passive
+        choice (a call, a fold, the row that costs least). Games say which; this base
+        takes the first legal action."""
+        legal = self.legal_actions()
+        if not legal:
+            raise IllegalAction("nobody can act now")
+        return legal[0]
+
     @abstractmethod
     def is_over(self) -> bool: ...
 

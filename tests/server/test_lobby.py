@@ -116,10 +116,14 @@ def test_on_timeout_the_table_plays_the_games_default_move(client):
                       time_control={"kind": "live", "seconds": 1, "on_timeout": "move"})
     started = client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna).json()
     assert started["deadline"] is not None
+    dice = client.get(f"/api/tables/{table['id']}/state", headers=anna).json()["view"][
+        "your_dice"]
     assert wait_for(lambda: client.get(f"/api/tables/{table['id']}").json()["seq"]
                     > started["seq"])
     log = client.get(f"/api/tables/{table['id']}/log").json()
-    assert log["events"][started["seq"]]["seat"] == 0
+    # Slosch's default for a roller: announce the truth (any value opens a round)
+    assert log["events"][started["seq"]] == {"seq": started["seq"], "type": "action",
+                                             "seat": 0, "action": f"announce {dice}"}
 
 
 def test_on_timeout_the_player_loses_when_the_table_says_so(client):

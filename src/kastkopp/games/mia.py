@@ -293,6 +293,16 @@ class MiaState(State):
             return actions
         return []
 
+    def default_action(self) -> Action:
+        """A player out of time calls; a roller announces the truth if it is high enough,
+        else the lowest value he may."""
+        if self.phase == RESPOND:
+            return Call()
+        if self.phase == ANNOUNCE and self.dice is not None:
+            legal = self.legal_announcements()
+            return _ANNOUNCE[read(self.dice) if read(self.dice) in legal else legal[0]]
+        return super().default_action()
+
     def _apply(self, action: Action) -> MiaState:
         seat = self.player
         if self.phase == ANNOUNCE:

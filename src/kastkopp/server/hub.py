@@ -840,11 +840,10 @@ class Hub:
                 await self.forfeit(live, seat)
                 move = None
             else:
-                move = str(live.table.state.legal_actions()[0])
+                move = str(live.table.state.default_action())
         if move is None:
             self._after_change(live, drive_bots=True)
         else:
-            # The game's first legal action is its default move.
             await self.act(live.id, None, move, seq, as_bot=seat)
 
     # -- telling watchers --------------------------------------------------------------
