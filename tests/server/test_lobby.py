@@ -9,6 +9,7 @@ import time
 import pytest
 from servertools import Frames, guest, new_table, play_by_websocket, token
 
+from kastkopp.engine import Table, verify_log
 from kastkopp.store import Store
 from kastkopp.store.models import Base
 
@@ -135,6 +136,13 @@ def test_on_timeout_the_player_loses_when_the_table_says_so(client):
                     == "over")
     over = client.get(f"/api/tables/{table['id']}").json()
     assert over["forfeit_seat"] == 0 and over["outcome"]["ranking"] == [[1, 2], [0]]
+    # the forfeit is in the log: a replay and the dice check give the same result
+    log = client.get(f"/api/tables/{table['id']}/log").json()
+    assert log["events"][-1] == {"seq": len(log["events"]) - 1, "type": "forfeit",
+                                 "seat": 0}
+    replayed = Table.from_json(log)
+    assert replayed.is_over() and replayed.outcome().to_json() == over["outcome"]
+    assert verify_log(log) == []
 
 
 def test_correspondence_clock_counts_days(client):

@@ -47,6 +47,7 @@ from kastkopp.engine import (
     RuleError,
     State,
     Table,
+    forfeit_outcome,
     game_from_json,
     load,
 )
@@ -186,12 +187,14 @@ class Tentative:
     events: list[dict[str, Any]]
     state: State
     nonce: int
+    forfeited: int | None = None
 
     def apply_to(self, table: Table) -> None:
         """Make the move part of the table (once it is committed)."""
         table.events.extend(self.events)
         table.state = self.state
         table.dice.nonce = self.nonce
+        table.forfeited = self.forfeited
 
 
 def tentatively(table: Table, play: Callable[[Table], None]) -> Tentative:
@@ -201,12 +204,14 @@ def tentatively(table: Table, play: Callable[[Table], None]) -> Tentative:
     without a pause, so nobody can see the table in between.
     """
     before, state, nonce = len(table.events), table.state, table.dice.nonce
+    forfeited = table.forfeited
     try:
         play(table)
-        return Tentative(table.events[before:], table.state, table.dice.nonce)
+        return Tentative(table.events[before:], table.state, table.dice.nonce,
+                         table.forfeited)
     finally:
         del table.events[before:]
-        table.state, table.dice.nonce = state, nonce
+        table.state, table.dice.nonce, table.forfeited = state, nonce, forfeited
 
 
 def event_row(event: dict[str, Any]) -> dict[str, Any]:
@@ -214,6 +219,9 @@ def event_row(event: dict[str, Any]) -> dict[str, Any]:
     if event["type"] == "roll":
         return {"seq": event["seq"], "kind": "roll", "seat": event["seat"],
                 "nonce": event["nonce"], "faces": list(event["faces"]), "action": None}
+    if event["type"] == "forfeit":
+        return {"seq": event["seq"], "kind": "forfeit", "seat": event["seat"],
+                "action": None, "nonce": None, "faces": None}
     return {"seq": event["seq"], "kind": "action", "seat": event["seat"],
             "action": event["action"], "nonce": None, "faces": None}
 
@@ -222,6 +230,8 @@ def row_event(row: LogEvent) -> dict[str, Any]:
     if row.kind == "roll":
         return {"seq": row.seq, "type": "roll", "seat": row.seat, "nonce": row.nonce,
                 "faces": list(row.faces or [])}
+    if row.kind == "forfeit":
+        return {"seq": row.seq, "type": "forfeit", "seat": row.seat}
     return {"seq": row.seq, "type": "action", "seat": row.seat, "action": row.action}
 
 
@@ -784,15 +794,18 @@ class Hub:
                     "seat": index, "seed_sha256": live.commitment})
 
     async def forfeit(self, live: LiveTable, seat: int) -> None:
-        """The seat ran out of time and the table plays 'lose': the others win."""
-        others = tuple(s for s in range(live.game.players) if s != seat)
-        n = live.game.players
-        outcome = {"ranking": [list(others), [seat]],
-                   "scores": [0.0] * n,
-                   "payoffs": [-1.0 if s == seat else 1.0 / (n - 1) for s in range(n)]}
+        """The seat ran out of time and the table plays 'lose': the others win.
+
+        The forfeit is an event of the log, so a replay of the log ends the same way."""
+        table = live.table
+        if table is None:
+            raise TableError("the game has not started")
+        move = tentatively(table, lambda t: t.forfeit(seat))
+        outcome = forfeit_outcome(live.game.players, seat).to_json()
         values = {"status": "over", "outcome": outcome, "forfeit_seat": seat,
                   "finished_at": datetime.now(UTC)}
-        await self.writer.append(live.id, [], values)
+        await self.writer.append(live.id, [event_row(e) for e in move.events], values)
+        move.apply_to(table)
         live.status, live.outcome, live.forfeit_seat = "over", outcome, seat
 
     # -- bots and clocks ---------------------------------------------------------------
