@@ -42,6 +42,11 @@ from kastkopp.strategy import bot_help, bot_names
 
 log = logging.getLogger("kastkopp.server")
 
+# Refused frames one WebSocket may send (moves played are not counted): far above any
+# player's mistakes, well below a flood.
+REFUSED_PER_SECOND = 20
+REFUSED_BURST = 40
+
 TableId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
@@ -516,11 +521,19 @@ async def _play(hub: Hub, live: LiveTable, websocket: WebSocket,
                 return
             await websocket.send_text(text)
 
-    sender = asyncio.get_running_loop().create_task(send_frames())
+    loop = asyncio.get_running_loop()
+    sender = loop.create_task(send_frames())
+    budget = wire.FrameBudget(REFUSED_PER_SECOND, REFUSED_BURST, loop.time)
     try:
         while True:
             text = await websocket.receive_text()
-            reply = await _handle(hub, live, account, text)
+            if budget.allows():
+                reply = await _handle(hub, live, account, text)
+                if reply["type"] == "error":
+                    budget.spend()
+            else:
+                reply = {"type": "error", "error": f"too many frames refused: at most "
+                         f"{REFUSED_PER_SECOND} a second; this one was not read"}
             watcher.send(wire.dumps(reply))
     except (WebSocketDisconnect, RuntimeError):
         pass
