@@ -80,10 +80,11 @@ def rss_mb(pid: int) -> tuple[float, float]:
     return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process has used so far."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time a process has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def engine_peer(seconds: float = 2.0) -> float:
@@ -264,7 +265,9 @@ async def run(clients: int, seconds: float, rate: float, processes: int) -> dict
         tallies = [await loop.run_in_executor(None, pipe.recv) for pipe in pipes]
         elapsed = time.perf_counter() - begin
         current, peak = rss_mb(server.pid)
-        server_cpu = cpu_seconds(server.pid) - server_cpu
+        user, system = (b - a for a, b in zip(server_cpu, cpu_seconds(server.pid),
+                                              strict=True))
+        server_cpu = user + system
     finally:
         for worker in workers:
             worker.join(timeout=30)
@@ -285,6 +288,7 @@ async def run(clients: int, seconds: float, rate: float, processes: int) -> dict
             if latencies else None,
             "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
             "server_cpu_share": round(server_cpu / elapsed, 2),
+            "server_system_cpu_share": round(system / elapsed, 2),
             "clients_cpu_share": round(sum(t[4] for t in tallies) / elapsed, 2),
             "server_cpu_us_per_move": round(1e6 * server_cpu / moves, 1) if moves else None,
             "machine_before": before, "machine_after": machine(),
@@ -312,7 +316,8 @@ def report(result: dict[str, Any], rate: float) -> None:
           f"max {result['max_ms']} ms")
     before, after = result["machine_before"], result["machine_after"]
     print(f"  CPU: server {result['server_cpu_share']:.0%} of a core "
-          f"({result['server_cpu_us_per_move']} µs a move), clients "
+          f"({result['server_system_cpu_share']:.0%} in the kernel; "
+          f"{result['server_cpu_us_per_move']} µs a move), clients "
           f"{result['clients_cpu_share']:.0%}; {before['cores']} cores, load average "
           f"{before['load_average']} before, {after['load_average']} after")
     print(f"  server memory: {result['server_rss_mb_connected']} MB with all connected, "
