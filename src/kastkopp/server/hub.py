@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import queue
 import random
@@ -64,6 +65,11 @@ KEEPALIVE = 7.0  # seconds between keep-alive lines on NDJSON streams
 
 class TableError(KastkoppError):
     """A table operation that cannot be done now (full, started, not yours...)."""
+
+
+SQLITE_INSERT = ("INSERT INTO log_events (table_id, seq, kind, seat, action, nonce, faces, at) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # SQLAlchemy's storage format for DateTime on SQLite
 
 
 class StaleAction(IllegalAction):
@@ -152,11 +158,21 @@ class LogWriter:
 
     def _commit(self, batch: list[_Write]) -> None:
         at = datetime.now(UTC)
-        rows = [{**row, "table_id": item.table_id, "at": at}
-                for item in batch for row in item.rows]
         with self.store.engine.begin() as connection:
-            if rows:
-                connection.execute(insert(LogEvent), rows)
+            if self.store.is_sqlite:
+                # The driver's own executemany, with the values as SQLAlchemy would store
+                # them: a third of the cost, and the writer holds the GIL less.
+                stamp = at.strftime(SQLITE_TIME)
+                values = [(item.table_id, row["seq"], row["kind"], row["seat"], row["action"],
+                           row["nonce"], json.dumps(row["faces"]), stamp)
+                          for item in batch for row in item.rows]
+                if values:
+                    connection.exec_driver_sql(SQLITE_INSERT, values)
+            else:
+                rows = [{**row, "table_id": item.table_id, "at": at}
+                        for item in batch for row in item.rows]
+                if rows:
+                    connection.execute(insert(LogEvent), rows)
             for item in batch:
                 if item.table_values:
                     connection.execute(update(GameTable)
