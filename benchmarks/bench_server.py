@@ -6,13 +6,19 @@ account and a table of its own against a bot, connects them all, and then lets e
 client play random legal moves for a fixed time. Each move is timed from sending it to
 its acknowledgement (which the server sends only after the move is committed).
 
-Printed: acknowledged client moves per second, p50/p99/max latency, the server's resident
-memory, and the ratio against a peer measured in the same run — the same games played
-in-process by the engine alone (no network, no database), the ceiling for one core.
+The clients run in processes of their own (``--client-processes``), on uvloop, doing as
+little per frame as a client can (parse it, pick a legal action), so that the load
+generator does not take the server's CPU.
 
-Usage (bounded: at most 2000 clients, 120 s; loopback only)::
+Printed: acknowledged client moves per second, p50/p99/max latency, the CPU the server and
+the clients used, the machine's cores and load average before and after, the server's
+resident memory, and the ratio against a peer measured in the same run — the same games
+played in-process by the engine alone (no network, no database), the ceiling for one core.
+With ``--runs 3`` every figure is also given as the median of the runs.
 
-    python benchmarks/bench_server.py --clients 1000 --seconds 20 --rate 2000
+Usage (bounded: at most 2000 clients, 120 s, 5 runs; loopback only)::
+
+    python benchmarks/bench_server.py --clients 1000 --seconds 20 --rate 2000 --runs 3
     python benchmarks/bench_server.py --clients 1000 --seconds 20 --rate 0   # saturate
     python benchmarks/bench_server.py --clients 50 --seconds 5      # a quick look
 """
@@ -21,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -31,9 +39,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 from kastkopp.dice import SeededDice
@@ -68,10 +80,11 @@ def rss_mb(pid: int) -> tuple[float, float]:
     return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process has used so far."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time a process has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def engine_peer(seconds: float = 2.0) -> float:
@@ -94,120 +107,224 @@ def engine_peer(seconds: float = 2.0) -> float:
 
 
 async def setup_client(http: httpx.AsyncClient, gate: asyncio.Semaphore,
-                       index: int) -> tuple[str, str]:
+                       index: int) -> str:
+    """A guest with a started table against a bot; the URL of its WebSocket."""
     async with gate:
         response = await http.post("/api/account/guest", json={"nickname": f"load{index}"})
         token = response.json()["token"]
         headers = {"Authorization": f"Bearer {token}"}
         table = (await http.post("/api/tables", json=GAME, headers=headers)).json()
         await http.post(f"/api/tables/{table['id']}/start", json={}, headers=headers)
-        return token, table["id"]
+        return f"/api/tables/{table['id']}/ws?token={token}"
 
 
-async def play(url: str, connected: asyncio.Event, go: asyncio.Event, stop_at: list[float],
-               latencies: list[float], counts: list[int], seed: int,
-               interval: float) -> None:
+# --------------------------------------------------------------------------- clients
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: int = 0
+
+
+async def client(url: str, ready: asyncio.Event, go: asyncio.Event, stop_at: list[float],
+                 tally: Tally, seed: int, interval: float) -> None:
     """One client: on its turn it waits for its next slot (every ``interval`` seconds,
     0 = at once), sends a random legal move with the sequence number it saw, and times
     the acknowledgement."""
     rng = random.Random(seed)
-    async with websockets.connect(url, max_queue=None, open_timeout=60,
-                                  ping_interval=None) as ws:
-        connected.set()
-        latest: dict | None = None
+    async with websockets.connect(url, max_queue=None, open_timeout=120,
+                                  ping_interval=None, compression=None) as ws:
+        ready.set()
+        legal: list[str] = []
+        seq = acted_on = -1
         sent_at: float | None = None
-        acted_on = -1
         await go.wait()
         slot = time.perf_counter() + rng.random() * interval
-        while time.perf_counter() < stop_at[0]:
-            if sent_at is None and latest is not None and latest["legal"] and \
-                    latest["seq"] != acted_on:
-                wait = slot - time.perf_counter()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                slot = max(slot + interval, time.perf_counter())
-                acted_on = latest["seq"]
-                sent_at = time.perf_counter()
-                await ws.send(json.dumps({"action": rng.choice(latest["legal"]),
-                                          "seq": latest["seq"]}))
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout_at(stop_at[0]):  # the event loop's clock
+                while True:
+                    if sent_at is None and legal and seq != acted_on:
+                        wait = slot - time.perf_counter()
+                        if wait > 0:
+                            await asyncio.sleep(wait)
+                        slot = max(slot + interval, time.perf_counter())
+                        acted_on = seq
+                        sent_at = time.perf_counter()
+                        await ws.send(orjson.dumps({"action": rng.choice(legal),
+                                                    "seq": seq}).decode())
+                    frame = orjson.loads(await ws.recv())
+                    kind = frame["type"]
+                    if kind == "ack":
+                        if sent_at is not None:
+                            tally.latencies.append(time.perf_counter() - sent_at)
+                            tally.moves += 1
+                        sent_at = None
+                    elif kind == "state":
+                        if frame["status"] == "over":
+                            return
+                        seq, legal = frame["seq"], frame["legal"]
+                    elif kind == "error":
+                        tally.errors += 1
+                        sent_at = None
+
+
+def client_process(base: str, urls: list[str], first: int, interval: float,
+                   pipe: Connection) -> None:
+    """A process of clients: connects them all, says so, plays on 'go', sends its tally."""
+    with contextlib.suppress(ImportError):  # uvloop comes with uvicorn[standard]
+        import uvloop
+
+        uvloop.install()
+
+    async def play_all() -> None:
+        loop = asyncio.get_running_loop()
+        tally = Tally()
+        readies = [asyncio.Event() for _ in urls]
+        go = asyncio.Event()
+        stop_at = [float("inf")]
+        tasks = [asyncio.create_task(client(base + url, ready, go, stop_at, tally,
+                                            first + i, interval))
+                 for i, (url, ready) in enumerate(zip(urls, readies, strict=True))]
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+        pipe.send("connected")
+        seconds = await loop.run_in_executor(None, pipe.recv)
+        cpu = time.process_time()
+        stop_at[0] = loop.time() + seconds
+        go.set()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        failures = sum(1 for r in results if isinstance(r, BaseException))
+        pipe.send((tally.latencies, tally.moves, tally.errors, failures,
+                   time.process_time() - cpu))
+
+    asyncio.run(play_all())
+
+
+# --------------------------------------------------------------------------- one run
+
+
+def machine() -> dict[str, Any]:
+    one, five, fifteen = os.getloadavg()
+    return {"cores": os.cpu_count(), "load_average": [round(one, 2), round(five, 2),
+                                                      round(fifteen, 2)]}
+
+
+async def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--host", HOST,
+                               "--port", str(port), "--db", db, "--log-level", "error"])
+    async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise SystemExit("the server did not start")
             try:
-                text = await asyncio.wait_for(ws.recv(), stop_at[0] - time.perf_counter())
-            except TimeoutError:
-                break
-            frame = json.loads(text)
-            if frame["type"] == "state":
-                latest = frame
-                if frame["status"] == "over":
-                    break
-            elif frame["type"] == "ack":
-                if sent_at is not None:
-                    latencies.append(time.perf_counter() - sent_at)
-                    counts[0] += 1
-                sent_at = None
-            elif frame["type"] == "error":
-                counts[1] += 1
-                sent_at = None
+                if (await http.get("/api/games")).status_code == 200:
+                    return server
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.2)
+    server.terminate()
+    raise SystemExit("the server did not answer within 120 s")
 
 
-async def run(clients: int, seconds: float, rate: float) -> dict:
+async def run(clients: int, seconds: float, rate: float, processes: int) -> dict[str, Any]:
     port = free_port()
     folder = tempfile.mkdtemp(prefix="kastkopp-bench-")
     db = str(Path(folder) / "bench.db")
-    server = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--host", HOST,
-                               "--port", str(port), "--db", db, "--log-level", "error"])
-    base = f"http://{HOST}:{port}"
+    before = machine()
+    server = await start_server(port, db)
+    workers = []
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-            for _ in range(300):
-                try:
-                    if (await http.get("/api/games")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    await asyncio.sleep(0.1)
-            gate = asyncio.Semaphore(16)
+        async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
+            gate = asyncio.Semaphore(32)
             started = time.perf_counter()
-            seats = await asyncio.gather(*(setup_client(http, gate, i)
-                                           for i in range(clients)))
+            urls = await asyncio.gather(*(setup_client(http, gate, i)
+                                          for i in range(clients)))
             setup = time.perf_counter() - started
-        latencies: list[float] = []
-        counts = [0, 0]
-        go = asyncio.Event()
-        stop_at = [float("inf")]
-        events = [asyncio.Event() for _ in seats]
-        tasks = [asyncio.create_task(play(
-            f"ws://{HOST}:{port}/api/tables/{table}/ws?token={token}", event, go, stop_at,
-            latencies, counts, i, clients / rate if rate else 0.0))
-            for i, ((token, table), event) in
-            enumerate(zip(seats, events, strict=True))]
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 120)
+        interval = clients / rate if rate else 0.0
+        context = multiprocessing.get_context("spawn")
+        pipes = []
+        share = -(-clients // processes)
+        for first in range(0, clients, share):
+            ours, theirs = context.Pipe()
+            worker = context.Process(target=client_process, args=(
+                f"ws://{HOST}:{port}", urls[first:first + share], first, interval, theirs))
+            worker.start()
+            pipes.append(ours)
+            workers.append(worker)
+        loop = asyncio.get_running_loop()
+        for pipe in pipes:
+            if await loop.run_in_executor(None, pipe.recv) != "connected":
+                raise SystemExit("a client process could not connect")
         connected_rss = rss_mb(server.pid)
         server_cpu = cpu_seconds(server.pid)
-        client_cpu = time.process_time()
         begin = time.perf_counter()
-        stop_at[0] = begin + seconds
-        go.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        for pipe in pipes:
+            pipe.send(seconds)
+        tallies = [await loop.run_in_executor(None, pipe.recv) for pipe in pipes]
         elapsed = time.perf_counter() - begin
         current, peak = rss_mb(server.pid)
-        server_cpu = cpu_seconds(server.pid) - server_cpu
-        client_cpu = time.process_time() - client_cpu
+        user, system = (b - a for a, b in zip(server_cpu, cpu_seconds(server.pid),
+                                              strict=True))
+        server_cpu = user + system
     finally:
+        for worker in workers:
+            worker.join(timeout=30)
+            if worker.is_alive():
+                worker.terminate()
         server.terminate()
         server.wait(timeout=30)
-    latencies.sort()
-    return {"clients": clients, "offered_moves_per_second": rate or None,
+    latencies = sorted(x for tally in tallies for x in tally[0])
+    moves = sum(t[1] for t in tallies)
+    return {"clients": clients, "client_processes": len(workers),
+            "offered_moves_per_second": rate or None,
             "seconds": round(elapsed, 2), "setup_seconds": round(setup, 1),
-            "moves": counts[0], "errors": counts[1],
-            "moves_per_second": round(counts[0] / elapsed, 1),
+            "moves": moves, "errors": sum(t[2] for t in tallies),
+            "failed_clients": sum(t[3] for t in tallies),
+            "moves_per_second": round(moves / elapsed, 1),
             "p50_ms": round(1000 * statistics.median(latencies), 2) if latencies else None,
             "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 2)
             if latencies else None,
             "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
             "server_cpu_share": round(server_cpu / elapsed, 2),
-            "clients_cpu_share": round(client_cpu / elapsed, 2),
-            "load_average": round(os.getloadavg()[0], 2),
+            "server_system_cpu_share": round(system / elapsed, 2),
+            "clients_cpu_share": round(sum(t[4] for t in tallies) / elapsed, 2),
+            "server_cpu_us_per_move": round(1e6 * server_cpu / moves, 1) if moves else None,
+            "machine_before": before, "machine_after": machine(),
             "server_rss_mb_connected": round(connected_rss[0], 1),
             "server_rss_mb": round(current, 1), "server_peak_rss_mb": round(peak, 1)}
+
+
+def median_of(results: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = ("moves_per_second", "p50_ms", "p99_ms", "max_ms", "server_cpu_share",
+            "clients_cpu_share", "server_cpu_us_per_move", "server_peak_rss_mb",
+            "ratio_to_engine_alone")
+    return {k: statistics.median(r[k] for r in results) for k in keys
+            if all(r.get(k) is not None for r in results)}
+
+
+def report(result: dict[str, Any], rate: float) -> None:
+    offered = f"{rate:g} moves/s offered" if rate else "as fast as answered"
+    print(f"{result['clients']} WebSocket clients in {result['client_processes']} "
+          f"processes, each at a table against a bot (mia/maexchen), {offered}, "
+          f"SQLite WAL synchronous=FULL, {result['seconds']} s")
+    print(f"  acknowledged moves/s: {result['moves_per_second']}  "
+          f"({result['moves']} moves, {result['errors']} refused, "
+          f"{result['failed_clients']} clients failed)")
+    print(f"  latency send→ack: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
+          f"max {result['max_ms']} ms")
+    before, after = result["machine_before"], result["machine_after"]
+    print(f"  CPU: server {result['server_cpu_share']:.0%} of a core "
+          f"({result['server_system_cpu_share']:.0%} in the kernel; "
+          f"{result['server_cpu_us_per_move']} µs a move), clients "
+          f"{result['clients_cpu_share']:.0%}; {before['cores']} cores, load average "
+          f"{before['load_average']} before, {after['load_average']} after")
+    print(f"  server memory: {result['server_rss_mb_connected']} MB with all connected, "
+          f"peak {result['server_peak_rss_mb']} MB")
+    print(f"  peer, engine alone in-process (no network, no database): "
+          f"{result['engine_alone_moves_per_second']} moves/s — the server reaches "
+          f"{result['ratio_to_engine_alone']:.1%} of it")
 
 
 def main() -> None:
@@ -217,32 +334,29 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=2000.0,
                         help="moves per second the clients offer together (0: as fast as "
                         "the server answers)")
+    parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=1, help="runs, each with a new server "
+                        "and database; the median is printed too")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     clients = max(1, min(args.clients, MAX_CLIENTS))
     seconds = max(1.0, min(args.seconds, MAX_SECONDS))
+    processes = max(1, min(args.client_processes, 8, clients))
     raise_file_limit()
-    result = asyncio.run(run(clients, seconds, max(0.0, args.rate)))
-    peer = engine_peer()
-    result["engine_alone_moves_per_second"] = round(peer, 1)
-    result["ratio_to_engine_alone"] = round(result["moves_per_second"] / peer, 3)
+    results = []
+    for _ in range(max(1, min(args.runs, 5))):
+        result = asyncio.run(run(clients, seconds, max(0.0, args.rate), processes))
+        peer = engine_peer()
+        result["engine_alone_moves_per_second"] = round(peer, 1)
+        result["ratio_to_engine_alone"] = round(result["moves_per_second"] / peer, 3)
+        results.append(result)
+        if not args.json:
+            report(result, args.rate)
     if args.json:
-        print(json.dumps(result))
-        return
-    offered = f"{args.rate:g} moves/s offered" if args.rate else "as fast as answered"
-    print(f"{result['clients']} WebSocket clients, each at a table against a bot "
-          f"(mia/maexchen), {offered}, SQLite WAL synchronous=FULL, {result['seconds']} s")
-    print(f"  acknowledged moves/s: {result['moves_per_second']}  "
-          f"({result['moves']} moves, {result['errors']} refused)")
-    print(f"  latency send→ack: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
-          f"max {result['max_ms']} ms")
-    print(f"  CPU: server {result['server_cpu_share']:.0%} of a core, clients "
-          f"{result['clients_cpu_share']:.0%}; machine load average {result['load_average']}")
-    print(f"  server memory: {result['server_rss_mb_connected']} MB with all connected, "
-          f"peak {result['server_peak_rss_mb']} MB")
-    print(f"  peer, engine alone in-process (no network, no database): "
-          f"{result['engine_alone_moves_per_second']} moves/s — the server reaches "
-          f"{result['ratio_to_engine_alone']:.1%} of it")
+        print(json.dumps({"runs": results, "median": median_of(results)}))
+    elif len(results) > 1:
+        print(f"median of {len(results)} runs: " + ", ".join(
+            f"{k} {v:g}" for k, v in median_of(results).items()))
 
 
 if __name__ == "__main__":

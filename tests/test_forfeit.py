@@ -1,57 +1,51 @@
-"""A loss outside the rules (a table driven from outside: no answer in time, a refused
-answer) is a ``forfeit`` event of the log; games that cannot say what it costs refuse it."""
+"""A forfeit (a player out of time at a table that plays 'lose') is an event of the log,
+so replaying and verifying the log reproduce the result."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from kastkopp.dice import SeededDice
-from kastkopp.engine import IllegalAction, LogError, Table, load
+from kastkopp.dice import CommitRevealDice
+from kastkopp.engine import IllegalAction, LogError, Table, load, verify_log
 
 
-def mia_round() -> Table:
-    return Table(load("mia", preset="maexchen", players=3, rounds=2), seats=["a", "b", "c"],
-                 dice=SeededDice(7))
-
-
-def test_a_forfeit_costs_a_round_and_play_goes_on_with_a_fresh_roll() -> None:
-    table = mia_round()
+def forfeited_table() -> Table:
+    table = Table(load("mia", players=3), dice=CommitRevealDice(client_seed="anna"))
     table.act(0, "announce 54")
-    state = table.forfeit(1, "DID_NOT_TAKE_TURN")
-    last = state.view(None)["last_round"]
-    assert last["losers"] == [1] and last["forfeit"] == "DID_NOT_TAKE_TURN"
-    assert last["dice"] is None  # nobody lifted the cup
-    assert table.events[-2] == {"seq": 2, "type": "forfeit", "seat": 1,
-                                "reason": "DID_NOT_TAKE_TURN"}
-    assert table.events[-1]["type"] == "roll" and state.to_move() == 1  # the loser starts
-    replayed = Table.from_json(table.to_json())
-    assert replayed.state == table.state and replayed.events == table.events
+    table.forfeit(1)
+    return table
 
 
-def test_the_last_round_forfeited_ends_the_game_with_its_points() -> None:
-    table = mia_round()
-    table.forfeit(0, "INVALID_TURN")
-    table.forfeit(0, "DID_NOT_ANNOUNCE")
-    assert table.state.is_over()
-    assert table.state.outcome().scores == (0.0, 2.0, 2.0)
+def test_a_forfeit_ends_the_game_with_that_seat_last():
+    table = forfeited_table()
+    assert table.events[-1] == {"seq": 2, "type": "forfeit", "seat": 1}
+    assert table.is_over() and not table.state.is_over()
+    outcome = table.outcome()
+    assert outcome.ranking == ((0, 2), (1,)) and outcome.payoffs == (0.5, -1.0, 0.5)
     with pytest.raises(IllegalAction, match="over"):
-        table.forfeit(1, "DID_NOT_TAKE_TURN")
-    assert "lost 1 (DID_NOT_ANNOUNCE)" in table.game.render(table.state.view(None), table.seats)
+        table.act(1, "call")
+    with pytest.raises(IllegalAction, match="over"):
+        table.forfeit(0)
 
 
-def test_a_game_without_a_rule_for_it_refuses_a_forfeit_and_changes_nothing() -> None:
-    table = Table(load("yatzy", players=2), dice=SeededDice(1))
-    before = list(table.events)
-    with pytest.raises(IllegalAction, match="no rule for a player who forfeits"):
-        table.forfeit(0, "left")
-    assert table.events == before
-    log = table.to_json()
-    log["events"].append({"seq": len(before), "type": "forfeit", "seat": 0, "reason": "x"})
-    with pytest.raises(LogError, match=f"event {len(before)}: .*forfeits"):
+def test_replay_and_verify_reproduce_a_forfeit():
+    log = json.loads(json.dumps(forfeited_table().to_json()))
+    assert "server_seed" in log["dice"]  # a forfeit ends the game: the seed is revealed
+    replayed = Table.from_json(log)
+    assert replayed.forfeited == 1 and replayed.outcome().ranking == ((0, 2), (1,))
+    assert verify_log(log) == []
+
+
+def test_a_log_with_events_after_a_forfeit_is_refused():
+    log = forfeited_table().to_json()
+    log["events"].append({"seq": 3, "type": "action", "seat": 1, "action": "call"})
+    with pytest.raises(LogError, match="event 3: an event after a forfeit"):
         Table.from_json(log)
-
-
-def test_a_forfeit_names_a_seat_at_the_table() -> None:
-    table = mia_round()
-    with pytest.raises(IllegalAction, match="no seat 5"):
-        table.forfeit(5, "DID_NOT_TAKE_TURN")
+    log["events"][-1] = {"seq": 3, "type": "forfeit", "seat": 0}
+    with pytest.raises(LogError, match="event 3"):
+        Table.from_json(log)
+    log["events"][-2:] = [{"seq": 2, "type": "forfeit", "seat": 7}]
+    with pytest.raises(LogError, match="event 2: a forfeit by seat 7"):
+        Table.from_json(log)

@@ -549,9 +549,9 @@ def test_the_rounds_log_records_every_loss_as_it_happened(reason):
     assert replayed.is_over()
     losers = [order.index(name) for name in lost[0].split(",")]
     assert [replayed.outcome().scores[seat] for seat in losers] == [0.0] * len(losers)
-    forfeits = [e for e in log["events"] if e["type"] == "forfeit"]
+    penalties = [e for e in log["events"] if e["type"] == "penalty"]
     if reason in {"CAUGHT_BLUFFING", "SEE_FAILED", "MIA", "LIED_ABOUT_MIA"}:
-        assert forfeits == []  # the rules decided it: the log's moves say why
+        assert penalties == []  # the rules decided it: the log's moves say why
     else:
-        assert forfeits == [{"seq": len(log["events"]) - 1, "type": "forfeit",
+        assert penalties == [{"seq": len(log["events"]) - 1, "type": "penalty",
                              "seat": losers[0], "reason": reason}]

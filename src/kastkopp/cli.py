@@ -392,16 +392,20 @@ def replay_command(log: Path = typer.Argument(..., metavar="LOG.json"),
     table = Table.from_json(read_log(log))
     state = table.state
     if as_json:
-        data: dict[str, Any] = {"events": len(table.events), "over": state.is_over(),
+        data: dict[str, Any] = {"events": len(table.events), "over": table.is_over(),
                                 "view": state.view(None)}
-        if state.is_over():
-            data["outcome"] = state.outcome().to_json()
+        if table.is_over():
+            data["outcome"] = table.outcome().to_json()
+        if table.forfeited is not None:
+            data["forfeited"] = table.forfeited
         console.print_json(json.dumps(data, ensure_ascii=False))
         return
     console.print(f"{table.game.title}: {len(table.events)} events replayed.")
     console.print(table.game.render(state.view(None), table.seats), highlight=False)
-    if state.is_over():
-        for place, group in enumerate(state.outcome().ranking, start=1):
+    if table.forfeited is not None:
+        console.print(f"{table.seats[table.forfeited]} lost by forfeit.", highlight=False)
+    if table.is_over():
+        for place, group in enumerate(table.outcome().ranking, start=1):
             console.print(f"{place}. " + ", ".join(table.seats[s] for s in group),
                           highlight=False)
     else:

@@ -21,8 +21,8 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import hmac
 import itertools
 import math
 import random
@@ -74,10 +74,29 @@ def _unbiased_faces(byte_stream: Iterator[int], count: int, sides: int) -> Faces
     raise RuntimeError("byte stream ended")  # pragma: no cover - the streams are endless
 
 
+@functools.lru_cache(maxsize=1024)
+def _keyed_sha256(key: bytes) -> tuple[Any, Any]:
+    """HMAC-SHA256's inner and outer hash states for ``key`` (RFC 2104), made once per
+    seed: each roll then costs two copies of a hash state, not a new HMAC from the key."""
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    return (hashlib.sha256(bytes(b ^ 0x36 for b in key)),
+            hashlib.sha256(bytes(b ^ 0x5C for b in key)))
+
+
+def hmac_sha256(key: bytes, message: bytes) -> bytes:
+    """HMAC-SHA256 of ``message`` under ``key``, the same bytes as ``hmac.digest``."""
+    inner, outer = _keyed_sha256(key)
+    inner, outer = inner.copy(), outer.copy()
+    inner.update(message)
+    outer.update(inner.digest())
+    return outer.digest()
+
+
 def _hmac_bytes(server_seed: bytes, client_seed: str, nonce: int) -> Iterator[int]:
     for block in itertools.count():
-        message = f"{client_seed}:{nonce}:{block}".encode()
-        yield from hmac.new(server_seed, message, hashlib.sha256).digest()
+        yield from hmac_sha256(server_seed, f"{client_seed}:{nonce}:{block}".encode())
 
 
 def faces_from_seed(server_seed: bytes, client_seed: str, nonce: int, count: int,

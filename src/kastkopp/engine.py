@@ -365,6 +365,16 @@ def ranking_by(keys: Sequence[Any]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(g) for g in groups)
 
 
+def forfeit_outcome(players: int, seat: int) -> Outcome:
+    """A game lost by one seat's forfeit: the others share first place and its loss."""
+    others = tuple(s for s in range(players) if s != seat)
+    if not others:
+        return Outcome(ranking=((seat,),), scores=(0.0,), payoffs=(0.0,))
+    return Outcome(ranking=(others, (seat,)), scores=(0.0,) * players,
+                   payoffs=tuple(-1.0 if s == seat else 1.0 / len(others)
+                                 for s in range(players)))
+
+
 def winner_takes_all(players: int, winner: int) -> tuple[float, ...]:
     """Zero-sum payoffs for a game with a single winner: +1 shared out of the others' -1s."""
     return tuple(1.0 if s == winner else -1.0 / (players - 1) for s in range(players))
@@ -460,6 +470,15 @@ class State(ABC):
         """The dice this state waits for, if any."""
         return None
 
+    def default_action(self) -> Action:
+        """What is played for the seat to move when its time is up: the game's passive
+        choice (a call, a fold, the row that costs least). Games say which; this base
+        takes the first legal action."""
+        legal = self.legal_actions()
+        if not legal:
+            raise IllegalAction("nobody can act now")
+        return legal[0]
+
     @abstractmethod
     def is_over(self) -> bool: ...
 
@@ -508,14 +527,15 @@ class State(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """Exactly what ``seat`` may know, JSON-ready; ``None`` is a spectator."""
 
-    def forfeit(self: S, seat: int, reason: str) -> S:
-        """The state after ``seat`` loses outside the rules: by time, or by an answer the
-        table could not take (``reason`` says which, in the words of whoever drove the table).
+    def penalty(self: S, seat: int, reason: str) -> S:
+        """The state after ``seat`` is penalised outside the rules of play: by an answer the
+        table could not take, or none in time (``reason`` says which, in the words of whoever
+        drove the table). Unlike a forfeit, the game goes on if its rules say it does.
 
         Tables driven from outside (a Mäxchen server) need this; a game that can say what
-        such a loss costs overrides it, the others refuse.
+        such a loss costs overrides it (Mia: the round), the others refuse.
         """
-        raise IllegalAction("{game} has no rule for a player who forfeits",
+        raise IllegalAction("{game} has no rule for a player who is penalised",
                             game=self.game.title or self.game.name)
 
     def sitting_out(self, seat: int) -> Message | None:
@@ -604,6 +624,8 @@ class Table:
     dice: DiceSource = field(default_factory=SeededDice)
     events: list[dict[str, Any]] = field(default_factory=list)
     state: State = field(init=False)
+    # The seat that lost the game by a forfeit event (its time ran out), if any.
+    forfeited: int | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -621,12 +643,34 @@ class Table:
         table = cls.__new__(cls)
         table.game, table.seats, table.dice, table.events, table.state = (
             game, seats, dice, events, state)
+        table.forfeited = None
         return table
 
     def copy(self) -> Table:
         """A table that can move on without changing this one (its dice source included)."""
-        return Table._from_parts(self.game, list(self.seats), dataclasses.replace(self.dice),
-                                 list(self.events), self.state)
+        table = Table._from_parts(self.game, list(self.seats), dataclasses.replace(self.dice),
+                                  list(self.events), self.state)
+        table.forfeited = self.forfeited
+        return table
+
+    def is_over(self) -> bool:
+        """Whether the game has ended: played out, or lost by a seat's forfeit."""
+        return self.forfeited is not None or self.state.is_over()
+
+    def outcome(self) -> Outcome:
+        """How the game ended (a forfeit ranks the seat that forfeited last)."""
+        if self.forfeited is not None:
+            return forfeit_outcome(self.game.players, self.forfeited)
+        return self.state.outcome()
+
+    def forfeit(self, seat: int) -> None:
+        """Seat ``seat`` loses the game where it stands (its time ran out): a logged event."""
+        if self.is_over():
+            raise IllegalAction("the game is over")
+        if not 0 <= seat < self.game.players:
+            raise IllegalAction("there is no seat {seat}", seat=seat)
+        self.events.append({"seq": len(self.events), "type": "forfeit", "seat": seat})
+        self.forfeited = seat
 
     def roll_pending(self) -> None:
         """Roll every die the state is waiting for, logging each roll."""
@@ -639,7 +683,7 @@ class Table:
 
     def act(self, seat: int, action: Action | str) -> State:
         """Seat ``seat`` takes an action; the log grows only if it was legal."""
-        if self.state.is_over():
+        if self.is_over():
             raise IllegalAction("the game is over")
         to_move = self.state.to_move()
         if seat != to_move:
@@ -658,14 +702,14 @@ class Table:
         self.roll_pending()
         return self.state
 
-    def forfeit(self, seat: int, reason: str) -> State:
-        """Seat ``seat`` loses outside the rules (see :meth:`State.forfeit`); logged."""
-        if self.state.is_over():
+    def penalize(self, seat: int, reason: str) -> State:
+        """Seat ``seat`` loses outside the rules of play (see :meth:`State.penalty`); logged."""
+        if self.is_over():
             raise IllegalAction("the game is over")
         if not 0 <= seat < len(self.seats):
             raise IllegalAction("there is no seat {seat}", seat=seat)
-        self.state = self.state.forfeit(seat, reason)
-        self.events.append({"seq": len(self.events), "type": "forfeit", "seat": seat,
+        self.state = self.state.penalty(seat, reason)
+        self.events.append({"seq": len(self.events), "type": "penalty", "seat": seat,
                             "reason": reason})
         self.roll_pending()
         return self.state
@@ -673,7 +717,7 @@ class Table:
     # -- the log ---------------------------------------------------------------------
     def to_json(self, reveal: bool | None = None) -> dict[str, Any]:
         """The log. Secrets of the dice source are included once the game is over."""
-        reveal = self.state.is_over() if reveal is None else reveal
+        reveal = self.is_over() if reveal is None else reveal
         return {"format": LOG_FORMAT, "version": LOG_VERSION, **self.game.to_json(),
                 "seats": list(self.seats), "dice": self.dice.describe(reveal=reveal),
                 "events": list(self.events)}
@@ -719,7 +763,16 @@ class Table:
 
     def _replay_event(self, event: dict[str, Any]) -> None:
         kind = event["type"]
-        if kind == "roll":
+        if self.forfeited is not None:
+            raise LogError("an event after a forfeit ended the game")
+        if kind == "forfeit":
+            if self.state.is_over():
+                raise LogError("a forfeit after the game was over")
+            seat = int(event["seat"])
+            if not 0 <= seat < self.game.players:
+                raise LogError(f"a forfeit by seat {seat}, who is not at the table")
+            self.forfeit(seat)
+        elif kind == "roll":
             chance = self.state.chance()
             if chance is None:
                 raise LogError("a roll where no dice were to be rolled")
@@ -737,12 +790,12 @@ class Table:
             self.state = self.state.apply(action)
             self.events.append({"seq": len(self.events), "type": "action", "seat": seat,
                                 "action": str(action)})
-        elif kind == "forfeit":
+        elif kind == "penalty":
             seat, reason = int(event["seat"]), str(event["reason"])
             if self.state.chance() is not None:
-                raise LogError("a forfeit while dice were still to be rolled")
-            self.state = self.state.forfeit(seat, reason)
-            self.events.append({"seq": len(self.events), "type": "forfeit", "seat": seat,
+                raise LogError("a penalty while dice were still to be rolled")
+            self.state = self.state.penalty(seat, reason)
+            self.events.append({"seq": len(self.events), "type": "penalty", "seat": seat,
                                 "reason": reason})
         else:
             raise LogError(f"unknown event type {kind!r}")
@@ -808,7 +861,9 @@ def _sides_of_rolls(data: dict[str, Any]) -> dict[int, int]:
                 sides[index] = chance.sides
                 state = state.resolve(tuple(int(f) for f in event["faces"]))
             elif event["type"] == "forfeit":
-                state = state.forfeit(int(event["seat"]), str(event["reason"]))
+                break  # the game ended there
+            elif event["type"] == "penalty":
+                state = state.penalty(int(event["seat"]), str(event["reason"]))
             else:
                 state = state.apply(str(event["action"]))
     except (KastkoppError, KeyError, TypeError, ValueError, AttributeError):

@@ -9,6 +9,7 @@ import time
 import pytest
 from servertools import Frames, guest, new_table, play_by_websocket, token
 
+from kastkopp.engine import Table, verify_log
 from kastkopp.store import Store
 from kastkopp.store.models import Base
 
@@ -121,10 +122,14 @@ def test_on_timeout_the_table_plays_the_games_default_move(client):
                       time_control={"kind": "live", "seconds": 1, "on_timeout": "move"})
     started = client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna).json()
     assert started["deadline"] is not None
+    dice = client.get(f"/api/tables/{table['id']}/state", headers=anna).json()["view"][
+        "your_dice"]
     assert wait_for(lambda: client.get(f"/api/tables/{table['id']}").json()["seq"]
                     > started["seq"])
     log = client.get(f"/api/tables/{table['id']}/log").json()
-    assert log["events"][started["seq"]]["seat"] == 0
+    # Slosch's default for a roller: announce the truth (any value opens a round)
+    assert log["events"][started["seq"]] == {"seq": started["seq"], "type": "action",
+                                             "seat": 0, "action": f"announce {dice}"}
 
 
 def test_on_timeout_the_player_loses_when_the_table_says_so(client):
@@ -136,6 +141,13 @@ def test_on_timeout_the_player_loses_when_the_table_says_so(client):
                     == "over")
     over = client.get(f"/api/tables/{table['id']}").json()
     assert over["forfeit_seat"] == 0 and over["outcome"]["ranking"] == [[1, 2], [0]]
+    # the forfeit is in the log: a replay and the dice check give the same result
+    log = client.get(f"/api/tables/{table['id']}/log").json()
+    assert log["events"][-1] == {"seq": len(log["events"]) - 1, "type": "forfeit",
+                                 "seat": 0}
+    replayed = Table.from_json(log)
+    assert replayed.is_over() and replayed.outcome().to_json() == over["outcome"]
+    assert verify_log(log) == []
 
 
 def test_correspondence_clock_counts_days(client):

@@ -122,7 +122,7 @@ def test_a_spectator_watches_a_maexchen_round_move_by_move(app_with_maexchen: An
     assert client.get(f"/replay/{table_id}").status_code == 200
 
 
-def test_a_round_lost_by_silence_is_stored_as_a_forfeit(app_with_maexchen: Any) -> None:
+def test_a_round_lost_by_silence_is_stored_as_a_penalty(app_with_maexchen: Any) -> None:
     client, address = app_with_maexchen
     ann, bob = Bot("ann", address), Bot("bob", address)
     ann.join()
@@ -138,12 +138,12 @@ def test_a_round_lost_by_silence_is_stored_as_a_forfeit(app_with_maexchen: Any) 
 
     table_id = hosted_table(client, number)
     log = client.get(f"/api/tables/{table_id}/log").json()
-    assert log["events"][-1] == {"seq": len(log["events"]) - 1, "type": "forfeit",
+    assert log["events"][-1] == {"seq": len(log["events"]) - 1, "type": "penalty",
                                  "seat": 1, "reason": "DID_NOT_TAKE_TURN"}
     assert verify_log(log) == []
     replayed = Table.from_json(log).state
     assert replayed.is_over() and replayed.outcome().scores == (1.0, 0.0)
-    assert replayed.view(None)["last_round"]["forfeit"] == "DID_NOT_TAKE_TURN"
+    assert replayed.view(None)["last_round"]["penalty"] == "DID_NOT_TAKE_TURN"
     assert replayed.view(None)["last_round"]["dice"] is None  # the cup was never lifted
     summary = client.get(f"/api/tables/{table_id}").json()
     assert summary["status"] == "over" and summary["outcome"]["scores"] == [1.0, 0.0]

@@ -6,6 +6,7 @@ import hashlib
 import json
 import random
 import threading
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -262,3 +263,23 @@ def test_the_server_plays_every_game_on_sqlite_and_postgresql(db_url):
             with client.websocket_connect(url) as ws:
                 play_by_websocket(ws, random.Random(3), Frames())
             assert verify_log(client.get(f"/api/tables/{table['id']}/log").json()) == []
+
+
+def test_a_flood_of_refused_frames_is_then_refused_unread_and_changes_nothing(client):
+    table_id, anna, _ = start_two_player_table(client)
+    before = client.get(f"/api/tables/{table_id}/log").json()
+    with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token(anna)}") as ws:
+        frame = first_state(ws)
+        move = json.dumps({"action": frame["legal"][0], "seq": frame["seq"], "id": "m"})
+        for _ in range(80):
+            ws.send_text("{}")
+        ws.send_text(move)  # past the burst: not read, so not played
+        replies = [json.loads(ws.receive_text()) for _ in range(81)]
+        refused = [r for r in replies if r["error"].startswith("too many frames refused")]
+        assert len(refused) >= 20 and replies[-1] in refused
+        assert client.get(f"/api/tables/{table_id}/log").json() == before
+        time.sleep(1.0)  # the budget fills again; a move played costs nothing
+        ws.send_text(move)
+        while (reply := json.loads(ws.receive_text()))["type"] == "state":
+            pass
+        assert reply == {"type": "ack", "id": "m", "seq": reply["seq"]}

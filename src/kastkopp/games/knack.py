@@ -415,6 +415,19 @@ class KnackState(State):
             return [Accept(), Refuse()]
         return []
 
+    def default_action(self) -> Action:
+        """Out of time: fold rather than pay, knock rather than raise, ask and agree to
+        nothing; keep the highest die when no pair is showing."""
+        legal = self.legal_actions()
+        for kind in (Fold, Knock, Pass, Refuse):
+            passive = next((a for a in legal if isinstance(a, kind)), None)
+            if passive is not None:
+                return passive
+        keeps = [a for a in legal if isinstance(a, Keep)]
+        if keeps:
+            return max(keeps, key=lambda a: a.face)
+        return super().default_action()
+
     def _apply(self, action: Action) -> KnackState:
         seat = self.to_move()
         assert seat is not None

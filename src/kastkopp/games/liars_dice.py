@@ -640,6 +640,18 @@ class LiarsState(State):
             return [Keep(k) for k in sorted(kept, key=lambda k: (len(k), k))]
         return []
 
+    def default_action(self) -> Action:
+        """Out of time: challenge the bid standing, open with the smallest bid, keep every
+        die of a Single Hand cup."""
+        legal = self.legal_actions()
+        dudo = next((a for a in legal if isinstance(a, Dudo)), None)
+        if dudo is not None:
+            return dudo
+        keeps = [a for a in legal if isinstance(a, Keep)]
+        if keeps:
+            return max(keeps, key=lambda a: len(a.faces))
+        return super().default_action()
+
     def smallest_bids(self) -> Message:
         """The smallest legal bid, as an illegal-bid message tells it."""
         bids = self.legal_bids()

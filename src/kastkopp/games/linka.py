@@ -276,6 +276,15 @@ class LinkaState(State):
         actions.append(Fold())
         return actions
 
+    def default_action(self) -> Action:
+        """Out of time: check when that is free, else fold; agree to nothing."""
+        legal = self.legal_actions()
+        for kind in (Check, Fold, Refuse):
+            passive = next((a for a in legal if isinstance(a, kind)), None)
+            if passive is not None:
+                return passive
+        return super().default_action()
+
     def _apply(self, action: Action) -> LinkaState:
         seat = self.to_move()
         assert seat is not None

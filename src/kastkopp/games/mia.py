@@ -43,9 +43,10 @@ Usage::
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -133,14 +134,18 @@ class MiaRules(Rules):
         "maexchen": "the Mäxchen bot-competition rules: +1 per round, -1 per loss",
     }
 
-    @property
+    @functools.cached_property
     def values(self) -> tuple[int, ...]:
         """Every value, worst first."""
         return tuple(reversed(ORDERS[self.order]))
 
+    @functools.cached_property
+    def _ranks(self) -> dict[int, int]:
+        return {value: index for index, value in enumerate(self.values)}
+
     def rank(self, value: int) -> int:
         """0 for the worst value (31) up to 20 for Slosch."""
-        return self.values.index(value)
+        return self._ranks[value]
 
     def beaten(self, value: int) -> Fraction:
         """The chance that one fresh roll beats ``value`` (strictly)."""
@@ -182,6 +187,9 @@ class Pass(Action):
         return "pass"
 
 
+# One action object per value: they are values, and legal_actions() lists them often.
+_ANNOUNCE = {value: Announce(value) for value in SLOSCH_ORDER}
+
 _WORDS: dict[str, Action] = {}
 for _word in ("roll", "believe", "tro", "rulla", "slå", "kast", "ryst"):
     _WORDS[_word] = Roll()
@@ -208,6 +216,17 @@ def parse_action(text: str) -> Action:
 # --------------------------------------------------------------------------- state
 
 ROLL, ANNOUNCE, RESPOND, OVER = "roll", "announce", "respond", "over"
+
+
+def replace(state: MiaState, **changes: Any) -> MiaState:
+    """``dataclasses.replace`` for states without its per-field work: every move makes
+    a few new states, and a server plays thousands of moves a second."""
+    unknown = changes.keys() - state.__dict__.keys()
+    if unknown:
+        raise TypeError(f"MiaState has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(MiaState)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
 
 
 @dataclass(frozen=True)
@@ -263,7 +282,7 @@ class MiaState(State):
 
     def legal_actions(self) -> list[Action]:
         if self.phase == ANNOUNCE:
-            return [Announce(v) for v in self.legal_announcements()]
+            return [_ANNOUNCE[v] for v in self.legal_announcements()]
         if self.phase == RESPOND:
             actions: list[Action] = []
             if self.legal_announcements():
@@ -273,6 +292,16 @@ class MiaState(State):
                 actions.append(Pass())
             return actions
         return []
+
+    def default_action(self) -> Action:
+        """A player out of time calls; a roller announces the truth if it is high enough,
+        else the lowest value he may."""
+        if self.phase == RESPOND:
+            return Call()
+        if self.phase == ANNOUNCE and self.dice is not None:
+            legal = self.legal_announcements()
+            return _ANNOUNCE[read(self.dice) if read(self.dice) in legal else legal[0]]
+        return super().default_action()
 
     def _apply(self, action: Action) -> MiaState:
         seat = self.player
@@ -334,7 +363,7 @@ class MiaState(State):
         cost = 2 if self.rules.slosch_double else 1
         return self._end_round(losers, cost, None, actual)
 
-    def forfeit(self, seat: int, reason: str) -> MiaState:
+    def penalty(self, seat: int, reason: str) -> MiaState:
         """``seat`` loses the round without the cup being lifted (on a Mäxchen server: no
         answer in time, or an answer the rules refuse). It costs what a lost round costs;
         the dice stay hidden, and the reason is shown with the round."""
@@ -342,10 +371,10 @@ class MiaState(State):
             raise IllegalAction("the game is over")
         if not 0 <= seat < self.game.players or not self.alive(seat):
             raise IllegalAction("seat {seat} is not playing this round", seat=seat)
-        return self._end_round((seat,), 1, None, None, forfeit=reason)
+        return self._end_round((seat,), 1, None, None, penalty=reason)
 
     def _end_round(self, losers: tuple[int, ...], cost: int, caller: int | None,
-                   actual: int | None, forfeit: str | None = None) -> MiaState:
+                   actual: int | None, penalty: str | None = None) -> MiaState:
         lives, losses, out_round = list(self.lives), list(self.losses), list(self.out_round)
         for seat in losers:
             losses[seat] += 1
@@ -357,8 +386,8 @@ class MiaState(State):
                 "claim": None if self.claim is None else str(self.claim),
                 "caller": caller, "responsible": self.responsible, "losers": list(losers),
                 "cost": cost, "actions": [list(h) for h in self.history]}
-        if forfeit is not None:
-            last["forfeit"] = forfeit
+        if penalty is not None:
+            last["penalty"] = penalty
         state = replace(self, lives=tuple(lives), losses=tuple(losses),
                         out_round=tuple(out_round), round=self.round + 1, dice=None,
                         roller=None, claim=None, responsible=None, answered=frozenset(),
@@ -486,9 +515,9 @@ class Mia(Game):
         last = view.get("last_round")
         if last and not view["history"]:
             losers = " and ".join(names[s] for s in last["losers"])
-            if "forfeit" in last:
+            if "penalty" in last:
                 lines.append(f"Last round: {losers} lost {last['cost']} "
-                             f"({last['forfeit']})")
+                             f"({last['penalty']})")
             else:
                 lines.append(f"Last round: claim {last['claim']}, dice {last['dice']} — "
                              f"{losers} lost {last['cost']}")

@@ -625,6 +625,16 @@ class PokerDiceState(State):
             actions.extend(Announce(h) for h in hands(dice)[lowest.strength:])
         return actions
 
+    def default_action(self) -> Action:
+        """Out of time: doubt when one may, else announce the lowest hand one may; a chase
+        of five aces is given up."""
+        legal = self.legal_actions()
+        for kind in (Doubt, Announce, Accept):
+            passive = next((a for a in legal if isinstance(a, kind)), None)
+            if passive is not None:
+                return passive
+        return super().default_action()
+
     def _rerolls(self) -> list[Faces]:
         faces = self.dice[self.player]
         if faces is None or self.throws[self.player] >= self.rules.throws:

@@ -330,6 +330,13 @@ def mark(points: int | None, rules: YatzyRules) -> int | Literal["-"]:
     return DASH if rules.misses == "dash" else 0
 
 
+@lru_cache(maxsize=256)
+def best_score(row: str, rules: YatzyRules) -> int:
+    """The most ``row`` can ever score under ``rules`` (a dash counts as 0)."""
+    return max(score(row, hand, rules, first, False) or 0
+               for hand, _ in multisets(rules.dice) for first in (False, True))
+
+
 def is_yatzy(dice: Faces) -> bool:
     return len(set(dice)) == 1
 
@@ -636,6 +643,21 @@ class YatzyState(State):
         if self.throw < self.throws():
             actions += [Keep(k) for k in sub_multisets(self.dice) if len(k) < len(self.dice)]
         return actions
+
+    def default_action(self) -> Action:
+        """Out of time, the turn ends in the row that loses least: the one whose score
+        now falls shortest of the most it could ever hold (ties: the higher score now,
+        then the first on the sheet)."""
+        options = self.options()
+        if self.phase != CHOOSE or not options:
+            return super().default_action()
+
+        def loss(row: str) -> tuple[int, int]:
+            now = options[row]
+            points = now if isinstance(now, int) else 0
+            return best_score(row, self.rules) - points, -points
+
+        return Score(min(options, key=loss))
 
     def _apply(self, action: Action) -> YatzyState:
         if isinstance(action, Keep):

@@ -53,7 +53,7 @@ Usage::
 
 Every round the server plays is kept as a kastkopp :class:`~kastkopp.engine.Table`
 (:attr:`MaexchenServer.table` while it runs, :attr:`MaexchenServer.tables` after); a loss
-outside the rules is a ``forfeit`` event of its log with the reason. :meth:`MaexchenServer.watch`
+outside the rules is a ``penalty`` event of its log with the reason. :meth:`MaexchenServer.watch`
 calls back with each message broadcast, :meth:`MaexchenServer.watch_rounds` with each round
 played and :meth:`MaexchenServer.watch_tables` with each change to a round's table, so a web
 server can show the rounds as they are played (:mod:`kastkopp.interop.maexchen_web`).
@@ -151,7 +151,7 @@ class RoundResult:
 @dataclass(frozen=True)
 class TableEvent:
     """A change to the table of round ``number``: ``kind`` is ``start`` (seated, first dice
-    rolled), ``action`` (``seat`` took ``text``, in the Mia notation), ``forfeit`` (``seat``
+    rolled), ``action`` (``seat`` took ``text``, in the Mia notation), ``penalty`` (``seat``
     lost outside the rules; ``text`` is the protocol's reason) or ``end``."""
 
     number: int
@@ -390,16 +390,16 @@ class MaexchenServer(asyncio.DatagramProtocol):
             first = state.view(seat)["claim"] is None
             answer = await self._ask(name, "YOUR TURN")
             if answer is None:
-                return self._forfeit(number, table, seat, DID_NOT_TAKE_TURN)
+                return self._penalize(number, table, seat, DID_NOT_TAKE_TURN)
             if answer == ["SEE"]:
                 if first:
-                    return self._forfeit(number, table, seat, SEE_BEFORE_FIRST_ROLL)
+                    return self._penalize(number, table, seat, SEE_BEFORE_FIRST_ROLL)
                 self.broadcast(f"PLAYER WANTS TO SEE;{name}")
                 self._act(number, table, seat, Call())
                 losers = self._ended(table)
                 return losers, SEE_FAILED if losers == [name] else CAUGHT_BLUFFING
             if answer != ["ROLL"]:
-                return self._forfeit(number, table, seat, INVALID_TURN)
+                return self._penalize(number, table, seat, INVALID_TURN)
             if not first:
                 # believing the claim: the table rolls the dice
                 self._act(number, table, seat, Roll())
@@ -407,18 +407,18 @@ class MaexchenServer(asyncio.DatagramProtocol):
             rolled = int(table.state.view(seat)["your_dice"])
             answer = await self._ask(name, f"ROLLED;{dice_text(rolled)}")
             if answer is None:
-                return self._forfeit(number, table, seat, DID_NOT_ANNOUNCE)
+                return self._penalize(number, table, seat, DID_NOT_ANNOUNCE)
             if len(answer) != 2 or answer[0] != "ANNOUNCE":
-                return self._forfeit(number, table, seat, INVALID_TURN)
+                return self._penalize(number, table, seat, INVALID_TURN)
             try:
                 announced = read_dice(answer[1])
             except ValueError:
-                return self._forfeit(number, table, seat, INVALID_TURN)
+                return self._penalize(number, table, seat, INVALID_TURN)
             self.broadcast(f"ANNOUNCED;{name};{dice_text(announced)}")
             try:
                 self._act(number, table, seat, Announce(announced))
             except IllegalAction:
-                return self._forfeit(number, table, seat, ANNOUNCED_LOSING_DICE)
+                return self._penalize(number, table, seat, ANNOUNCED_LOSING_DICE)
             if table.state.is_over():  # Mia announced: the cup was lifted at once
                 losers = self._ended(table)
                 return losers, LIED_ABOUT_MIA if losers == [name] else MIA_REASON
@@ -427,11 +427,11 @@ class MaexchenServer(asyncio.DatagramProtocol):
         table.act(seat, action)
         self._tell(TableEvent(number, table, "action", seat, str(action)))
 
-    def _forfeit(self, number: int, table: Table, seat: int,
+    def _penalize(self, number: int, table: Table, seat: int,
                  reason: str) -> tuple[list[str], str]:
         """The seat loses the round outside the rules; logged with the protocol's reason."""
-        table.forfeit(seat, reason)
-        self._tell(TableEvent(number, table, "forfeit", seat, reason))
+        table.penalize(seat, reason)
+        self._tell(TableEvent(number, table, "penalty", seat, reason))
         return [table.seats[seat]], reason
 
     def _ended(self, table: Table) -> list[str]:

@@ -14,7 +14,7 @@ How the two stay the same game:
 - Every move of the round (announcements and sees, in the Mia notation) is sent to the
   hub as it happens, which checks it against the rules and stores it before it is shown.
 - A loss outside the rules (no answer in time, an answer the server refused) is a
-  ``forfeit`` event of the log carrying the protocol's reason (``DID_NOT_TAKE_TURN``).
+  ``penalty`` event of the log carrying the protocol's reason (``DID_NOT_TAKE_TURN``).
 
 The Mäxchen server never waits for the web server: each round's changes are queued and
 forwarded in order by a task of the round's own, so a slow database delays the tables, not
@@ -161,8 +161,8 @@ class MaexchenTables:
         table_id = self.ids[event.number]
         if event.kind == "action" and event.seat is not None:
             await self.hub.hosted_act(table_id, event.seat, event.text)
-        elif event.kind == "forfeit" and event.seat is not None:
-            await self.hub.hosted_forfeit(table_id, event.seat, event.text)
+        elif event.kind == "penalty" and event.seat is not None:
+            await self.hub.hosted_penalty(table_id, event.seat, event.text)
         elif event.kind == "end":
             live = await self.hub.get(table_id)
             if live.table is None or live.table.events != event.table.events:

@@ -34,13 +34,18 @@ from starlette.websockets import WebSocketDisconnect
 
 from kastkopp.engine import IllegalAction, KastkoppError, registered
 from kastkopp.locale.messages import translate
-from kastkopp.server import accounts, hints, pages, stats
+from kastkopp.server import accounts, hints, pages, stats, wire
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.series import SeriesRunner
 from kastkopp.store import Account, GameTable, Store
 from kastkopp.strategy import bot_help, bot_names
 
 log = logging.getLogger("kastkopp.server")
+
+# Refused frames one WebSocket may send (moves played are not counted): far above any
+# player's mistakes, well below a flood.
+REFUSED_PER_SECOND = 20
+REFUSED_BURST = 40
 
 TableId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
 
@@ -516,12 +521,20 @@ async def _play(hub: Hub, live: LiveTable, websocket: WebSocket,
                 return
             await websocket.send_text(text)
 
-    sender = asyncio.get_running_loop().create_task(send_frames())
+    loop = asyncio.get_running_loop()
+    sender = loop.create_task(send_frames())
+    budget = wire.FrameBudget(REFUSED_PER_SECOND, REFUSED_BURST, loop.time)
     try:
         while True:
             text = await websocket.receive_text()
-            reply = await _handle(hub, live, account, text, lang)
-            watcher.send(json.dumps(reply, ensure_ascii=False))
+            if budget.allows():
+                reply = await _handle(hub, live, account, text, lang)
+                if reply["type"] == "error":
+                    budget.spend()
+            else:
+                reply = {"type": "error", "error": f"too many frames refused: at most "
+                         f"{REFUSED_PER_SECOND} a second; this one was not read"}
+            watcher.send(wire.dumps(reply))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -533,8 +546,8 @@ async def _handle(hub: Hub, live: LiveTable, account: Account | None,
                   text: str, lang: str = "en") -> dict[str, Any]:
     """Answer one frame from a client: an ``ack`` or an ``error``; errors change nothing."""
     try:
-        message = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        message = wire.loads(text)
+    except (ValueError, RecursionError):
         return {"type": "error", "error": "a frame is a JSON object like "
                 "{\"action\": \"call\", \"seq\": 12}"}
     if not isinstance(message, dict):

@@ -132,7 +132,9 @@ class SeriesRunner:
 
     def _advance(self, series_id: str) -> list[str]:
         with self.hub.store.session() as session:
-            row = session.get(Series, series_id)
+            # Locked, so two processes on one PostgreSQL never both record a game or both
+            # make the next table (SQLite's single writer refuses the second instead).
+            row = session.get(Series, series_id, with_for_update=True)
             if row is None or row.status != "playing":
                 return []
             value = value_of(row)

@@ -11,21 +11,34 @@
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, func, or_, select
 
 from kastkopp.store import Account, GameTable, Seat, Store
 
 
-def _finished(store: Store, game: str | None = None) -> list[tuple[GameTable, list[str]]]:
+def _finished(store: Store, game: str | None = None,
+              after: tuple[datetime, str] | None = None,
+              every: bool = False) -> list[tuple[GameTable, list[str]]]:
+    """Finished tables in the order they ended (only those after ``after``, a
+    ``(finished_at, id)``), each with its seats' names; with ``every`` also those
+    without an outcome."""
     with store.session() as session:
         # hosted tables (Mäxchen rounds) are other servers' games, with other players
         query = select(GameTable).where(GameTable.status == "over",
                                         GameTable.source.is_(None))
         if game is not None:
             query = query.where(GameTable.game == game)
+        if after is not None:
+            query = query.where(or_(GameTable.finished_at > after[0],
+                                    and_(GameTable.finished_at == after[0],
+                                         GameTable.id > after[1])))
         rows = list(session.scalars(query.order_by(GameTable.finished_at, GameTable.id)))
         names: dict[str, list[str]] = {r.id: [f"seat {i + 1}" for i in range(r.players)]
                                        for r in rows}
@@ -36,7 +49,7 @@ def _finished(store: Store, game: str | None = None) -> list[tuple[GameTable, li
                 .where(Seat.table_id.in_(list(names))))
             for table_id, seat, bot, name in seats:
                 names[table_id][seat] = f"bot:{bot}" if bot else (name or f"seat {seat + 1}")
-    return [(r, names[r.id]) for r in rows if r.outcome]
+    return [(r, names[r.id]) for r in rows if every or r.outcome]
 
 
 def _place(ranking: list[list[int]], seat: int) -> int:
@@ -68,26 +81,70 @@ def by_seat(store: Store, game: str) -> list[dict[str, Any]]:
             for key in sorted(counts) for preset, players in [key]]
 
 
-def leaderboard(store: Store, game: str) -> list[dict[str, Any]]:
-    """Players by openskill ordinal (mu - 3 sigma), best first."""
+@dataclass
+class Ratings:
+    """The openskill ratings of one game, folded over its finished tables in order.
+
+    Kept between requests: each request rates only the games finished since (``cursor``
+    is the last one folded in), unless a game turns up that ended before it (another
+    process's clock), when the ratings are folded again from the start.
+    """
+
+    model: Any
+    ratings: dict[str, Any] = field(default_factory=dict)
+    played: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    cursor: tuple[datetime, str] | None = None
+    folded: int = 0  # finished tables seen (rated or not)
+
+    def fold(self, rows: list[tuple[GameTable, list[str]]]) -> None:
+        for row, names in rows:
+            self.folded += 1
+            if row.finished_at is not None:
+                self.cursor = (row.finished_at, row.id)
+            if row.outcome is None or len(set(names)) < len(names):
+                continue  # one player in two seats is no contest
+            teams = [[self.ratings.get(name) or self.model.rating(name=name)]
+                     for name in names]
+            ranks = [float(_place(row.outcome["ranking"], seat))
+                     for seat in range(len(names))]
+            for name, (new,) in zip(names, self.model.rate(teams, ranks=ranks), strict=True):
+                self.ratings[name] = new
+                self.played[name] += 1
+
+
+_RATINGS: weakref.WeakKeyDictionary[Store, dict[str, Ratings]] = weakref.WeakKeyDictionary()
+_RATINGS_LOCK = threading.Lock()
+
+
+def _over_count(store: Store, game: str) -> int:
+    with store.session() as session:
+        return int(session.scalar(select(func.count()).select_from(GameTable).where(
+            GameTable.status == "over", GameTable.game == game)) or 0)
+
+
+def ratings_of(store: Store, game: str) -> Ratings:
+    """The game's ratings brought up to date with the tables finished since last asked."""
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce()
-    ratings: dict[str, Any] = {}
-    played: dict[str, int] = defaultdict(int)
-    for row, names in _finished(store, game):
-        if row.outcome is None or len(set(names)) < len(names):
-            continue  # one player in two seats is no contest
-        teams = [[ratings.get(name) or model.rating(name=name)] for name in names]
-        ranks = [float(_place(row.outcome["ranking"], seat)) for seat in range(len(names))]
-        for name, (new,) in zip(names, model.rate(teams, ranks=ranks), strict=True):
-            ratings[name] = new
-            played[name] += 1
-    board = [{"name": name, "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
-              "rating": round(r.ordinal(), 3), "games": played[name]}
-             for name, r in ratings.items()]
-    board.sort(key=lambda entry: (-entry["rating"], entry["name"]))
-    return board
+    with _RATINGS_LOCK:
+        boards = _RATINGS.setdefault(store, {})
+        board = boards.get(game) or Ratings(PlackettLuce())
+        new = _finished(store, game, board.cursor, every=True) if board.cursor else []
+        if board.cursor is None or board.folded + len(new) != _over_count(store, game):
+            board, new = Ratings(PlackettLuce()), _finished(store, game, every=True)
+        board.fold(new)
+        boards[game] = board
+        return board
+
+
+def leaderboard(store: Store, game: str) -> list[dict[str, Any]]:
+    """Players by openskill ordinal (mu - 3 sigma), best first."""
+    board = ratings_of(store, game)
+    entries = [{"name": name, "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+                "rating": round(r.ordinal(), 3), "games": board.played[name]}
+               for name, r in board.ratings.items()]
+    entries.sort(key=lambda entry: (-entry["rating"], entry["name"]))
+    return entries
 
 
 def history(store: Store, name: str, limit: int = 100) -> list[dict[str, Any]]:

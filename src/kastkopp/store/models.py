@@ -119,7 +119,7 @@ class LogEvent(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
                                           primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(10))  # "roll", "action" or "forfeit"
+    kind: Mapped[str] = mapped_column(String(10))  # "roll", "action", "penalty" or "forfeit"
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action: Mapped[str | None] = mapped_column(Text, nullable=True)
     nonce: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -20,8 +20,8 @@ export function render(frame, {send}) {
     const last = v.last_round;
     parts.push(h("section", {class: "reveal", "aria-label": t("Last round")},
       h("h2", {}, t("Last round")),
-      // a round lost by forfeit (a Mäxchen player's silence) shows its reason, not the cup
-      last.forfeit ? h("p", {class: "forfeit"}, last.forfeit)
+      // a round lost by a penalty (a Mäxchen player's silence) shows its reason, not the cup
+      last.penalty ? h("p", {class: "penalty"}, last.penalty)
         : h("p", {}, `${t("Claim")}: ${last.claim} · ${t("Dice")}: `, dice([...String(last.dice ?? "")])),
       h("p", {}, (last.losers ?? []).map((s) => seatName(frame, s)).join(", "), " −", String(last.cost ?? ""))));
   }
