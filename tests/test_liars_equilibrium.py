@@ -16,7 +16,7 @@ from kastkopp.games.liars_bidding import Bidding
 from kastkopp.games.liars_dice import LiarsRules, ordered_bids
 from kastkopp.strategy import make_bot
 from kastkopp.strategy.cfr import Solver
-from kastkopp.strategy.liars_equilibrium import _tree, solve
+from kastkopp.strategy.liars_equilibrium import _tree, equilibrium_for, solve
 
 runner = CliRunner()
 
@@ -154,3 +154,12 @@ def test_the_strong_bot_plays_by_the_odds_where_nothing_is_solved():
     bots = [make_bot(game, "strong") for _ in range(3)]
     outcome = play_out(table, bots, random.Random(1))
     assert len(outcome.ranking) >= 2
+
+
+def test_the_strong_bot_does_not_keep_its_table_waiting_for_a_long_solve():
+    # one die against two is 2^18 bid sequences: about half a minute of solving, so the bot
+    # plays it by the odds (a server's tables would all wait for it otherwise)
+    game = load("liars_dice", preset="lognare", players=2, dice=2)
+    rules = game.rules
+    assert equilibrium_for(rules, (1, 2)) is None and equilibrium_for(rules, (2, 1)) is None
+    assert equilibrium_for(rules, (1, 1)) is not None

@@ -46,6 +46,11 @@ MAX_TABLE_BYTES = 2_000_000_000
 # Measured: one CFR+ iteration of the lattice walk takes about 20 ns of processor time per
 # edge and hand (two dice each, five faces: 0.6 s for 2,097,150 edges x 15 hands).
 SECONDS_PER_EDGE_HAND = 2e-8
+# A bot solves a round while its table waits (on the server, while every table of the
+# process waits), so it solves only rounds that take about a second at most. Measured on
+# the 2-core machine: one die each, six faces (2^12 bid sequences) 0.7 s; one die against
+# two (2^18) 37 s, which the bot plays by the odds instead.
+BOT_MAX_SEQUENCES = 2 ** 14
 CALL = "dudo"
 
 
@@ -205,13 +210,13 @@ _SOLVED: dict[tuple[LiarsRules, tuple[int, int]], LiarsEquilibrium | None] = {}
 def equilibrium_for(rules: LiarsRules, cups: tuple[int, int]) -> LiarsEquilibrium | None:
     """The solved round for kastkopp rules and these cups, or ``None`` if there is none
     (rules that are not one round of bidding, or too many bids to solve while a table
-    waits: the bot solves only rounds small enough for the tree solver)."""
+    waits: the bot solves only rounds of at most :data:`BOT_MAX_SEQUENCES` bid sequences)."""
     key = (rules, cups)
     if key not in _SOLVED:
         try:
             bidding = Bidding.from_rules(rules, cups)
             _SOLVED[key] = (solve(bidding, target=1e-3)
-                            if 2 ** len(bidding.bids) <= MAX_NODES else None)
+                            if 2 ** len(bidding.bids) <= BOT_MAX_SEQUENCES else None)
         except RuleError:
             _SOLVED[key] = None
     return _SOLVED[key]
