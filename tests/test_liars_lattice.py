@@ -76,6 +76,16 @@ def test_six_faces_two_dice_each_is_refused_with_the_memory_and_time_it_needs():
         solve(Bidding.from_rules(LiarsRules.make("lognare", dice=2)))
 
 
+def test_the_memory_bound_is_the_users_to_raise():
+    bidding = Bidding.openspiel(dice=2, faces=3)  # 0.8 MB of tables
+    with pytest.raises(RuleError, match=r"takes up to 0\.0001 GB .*--max-memory"):
+        solve(bidding, target=1e-2, max_bytes=1e5)
+    assert solve(bidding, target=1e-2, max_bytes=1e6).exploitability <= 1e-2
+    refused = CliRunner().invoke(app, ["solve", "liars_dice", "--openspiel", "--dice", "2",
+                                       "--faces", "3", "--max-memory", "0.0001", "--json"])
+    assert refused.exit_code == 2 and "--max-memory" in refused.stderr
+
+
 def test_the_walk_runs_cfr_plus_only():
     with pytest.raises(RuleError, match="CFR\\+ only"):
         solve(Bidding.openspiel(dice=2, faces=5), variant="dcfr")

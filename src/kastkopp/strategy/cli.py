@@ -192,6 +192,8 @@ def solve_liars(
     target: float = typer.Option(1e-3, "--target", min=1e-7, max=0.5,
                                  help="exploitability to reach"),
     variant: str = typer.Option("cfr+", "--variant", help="cfr+ or dcfr"),
+    max_memory: float = typer.Option(2.0, "--max-memory", min=0.001,
+                                     help="GB the solver's tables may take"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """One round of two-player liar's dice: its value and an equilibrium, by CFR."""
@@ -211,7 +213,7 @@ def solve_liars(
         rules = _rules(LiarsRules, preset or "lognare", [*rule, f"dice={dice}", *fewer])
         bidding = Bidding.from_rules(rules)
     with _progress("solving", 1) as update:
-        eq = solve(bidding, target=target, variant=variant,
+        eq = solve(bidding, target=target, variant=variant, max_bytes=max_memory * 1e9,
                    progress=lambda i, gap: update(min(1.0, target / max(gap, 1e-12))))
     data = eq.to_json()
     if as_json:

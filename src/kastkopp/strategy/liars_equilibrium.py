@@ -110,11 +110,11 @@ def _tree(bidding: Bidding) -> tuple[BiddingGame, Any]:
     return game, build(game, max_nodes=4 * MAX_NODES)
 
 
-def _lattice(bidding: Bidding) -> Lattice:
+def _lattice(bidding: Bidding, max_bytes: float = MAX_TABLE_BYTES) -> Lattice:
     """The walk for rounds too big for the tree, or the reason (in numbers) it is refused."""
     lattice = Lattice.of(bidding)
     need = lattice.bytes()
-    if need > MAX_TABLE_BYTES:
+    if need > max_bytes:
         hands = max(lattice.hands)
         per_iteration = SECONDS_PER_EDGE_HAND * lattice.edges * hands
         raise RuleError(
@@ -122,7 +122,7 @@ def _lattice(bidding: Bidding) -> Lattice:
             f"exact CFR needs {need / 1e9:.1f} GB for its tables ({lattice.edges:,} moves x "
             f"{hands} cups x 2) and about {per_iteration:.0f} s of processor time an "
             f"iteration, for hundreds of iterations; the solver takes up to "
-            f"{MAX_TABLE_BYTES / 1e9:.0f} GB (fewer dice or faces)")
+            f"{max_bytes / 1e9:g} GB (fewer dice or faces, or allow more with --max-memory)")
     return lattice
 
 
@@ -174,15 +174,17 @@ class LiarsEquilibrium:
 
 def solve(bidding: Bidding, target: float = 1e-3, variant: str = "cfr+",
           max_iterations: int = 100_000, check_every: int = 10,
-          progress: Callable[[int, float], None] | None = None) -> LiarsEquilibrium:
+          progress: Callable[[int, float], None] | None = None,
+          max_bytes: float = MAX_TABLE_BYTES) -> LiarsEquilibrium:
     """Run CFR until the exploitability is at most ``target``. CFR+ runs by the lattice walk
     (about ten times faster than on the built tree, and it takes rounds too big to build);
-    discounted CFR on the tree, where it fits."""
+    discounted CFR on the tree, where it fits. ``max_bytes`` bounds the lattice walk's
+    tables: a machine with the memory may solve two dice each with six faces (11.3 GB)."""
     started = time.perf_counter()
     game = BiddingGame(bidding)
     solver: Solver | LatticeSolver
     if variant == "cfr+" or 2 ** len(bidding.bids) > MAX_NODES:
-        lattice = _lattice(bidding)
+        lattice = _lattice(bidding, max_bytes)
         if variant != "cfr+":
             raise RuleError(f"rounds this big are solved by CFR+ only, not {variant}")
         solver = LatticeSolver(lattice)
