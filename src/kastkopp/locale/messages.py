@@ -48,7 +48,7 @@ def translate(error: KastkoppError | Message, lang: str = "en") -> str:
     try:
         return message.render(catalog(lang), lang)
     except (KeyError, IndexError, ValueError):
-        # a translation whose placeholders do not fit: better English than nothing
+        # a translation whose fields do not fit its template: better English than nothing
         return message.render()
 
 

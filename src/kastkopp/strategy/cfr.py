@@ -48,6 +48,7 @@ Kuhn poker in a dozen lines, solved to its value of −1/18 for the first player
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -204,7 +205,38 @@ def build(game: PublicGame, max_nodes: int = 2_000_000) -> PublicTree:
 # --------------------------------------------------------------------------- the solver
 
 
-class Solver:
+class Iterating(ABC):
+    """Running a CFR solver: ``iterate`` and ``exploitability`` are the solver's own."""
+
+    iterations: int
+
+    @abstractmethod
+    def iterate(self) -> None:
+        """One iteration for both players."""
+
+    @abstractmethod
+    def exploitability(self) -> float:
+        """How much a best response gains against the average strategy, exactly."""
+
+    def run(self, iterations: int, callback: Callable[[int], None] | None = None) -> None:
+        for _ in range(iterations):
+            self.iterate()
+            if callback is not None:
+                callback(self.iterations)
+
+    def solve(self, target: float, max_iterations: int = 100_000, check_every: int = 10,
+              callback: Callable[[int, float], None] | None = None) -> float:
+        """Iterate until the exploitability is at most ``target``; return it."""
+        gap = self.exploitability()
+        while gap > target and self.iterations < max_iterations:
+            self.run(check_every)
+            gap = self.exploitability()
+            if callback is not None:
+                callback(self.iterations, gap)
+        return gap
+
+
+class Solver(Iterating):
     """CFR+ (``variant="cfr+"``) or discounted CFR (``"dcfr"``) on a :class:`PublicTree`."""
 
     def __init__(self, tree: PublicTree, variant: str = "cfr+") -> None:
@@ -322,23 +354,6 @@ class Solver:
                 positive = t**1.5 / (t**1.5 + 1)
                 self.regrets[player] = np.where(r > 0, r * positive, r * 0.5)
                 self.average[player] = self.average[player] * ((t - 1) / t) ** 2 + own
-
-    def run(self, iterations: int, callback: Callable[[int], None] | None = None) -> None:
-        for _ in range(iterations):
-            self.iterate()
-            if callback is not None:
-                callback(self.iterations)
-
-    def solve(self, target: float, max_iterations: int = 100_000, check_every: int = 10,
-              callback: Callable[[int, float], None] | None = None) -> float:
-        """Iterate until the exploitability is at most ``target``; return it."""
-        gap = self.exploitability()
-        while gap > target and self.iterations < max_iterations:
-            self.run(check_every)
-            gap = self.exploitability()
-            if callback is not None:
-                callback(self.iterations, gap)
-        return gap
 
     # -- measuring -------------------------------------------------------------------
     def _strategies(self, strategy: Sequence[Array] | None) -> list[Array]:

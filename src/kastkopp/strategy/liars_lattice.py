@@ -23,7 +23,7 @@ each of the player's hands takes the sums at or above what it lacks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numba
@@ -32,6 +32,7 @@ import numpy as np
 from kastkopp.dice import multisets
 from kastkopp.engine import RuleError
 from kastkopp.games.liars_bidding import Bidding
+from kastkopp.strategy.cfr import Iterating
 
 CALL = "dudo"
 NO_BID = -1
@@ -248,7 +249,7 @@ def _challenge(last, depth, p, need, counts0, counts1, prob0, prob1, opp, out, b
 # --------------------------------------------------------------------------- the solver
 
 
-class LatticeSolver:
+class LatticeSolver(Iterating):
     """CFR+ on a :class:`Lattice`; the same interface as :class:`~kastkopp.strategy.cfr.Solver`
     where the liar's-dice code needs it."""
 
@@ -280,22 +281,6 @@ class LatticeSolver:
         self.iterations += 1
         for player in (0, 1):
             self._run(player, 0)
-
-    def run(self, iterations: int, callback: Callable[[int], None] | None = None) -> None:
-        for _ in range(iterations):
-            self.iterate()
-            if callback is not None:
-                callback(self.iterations)
-
-    def solve(self, target: float, max_iterations: int = 100_000, check_every: int = 10,
-              callback: Callable[[int, float], None] | None = None) -> float:
-        gap = self.exploitability()
-        while gap > target and self.iterations < max_iterations:
-            self.run(check_every)
-            gap = self.exploitability()
-            if callback is not None:
-                callback(self.iterations, gap)
-        return gap
 
     def game_value(self) -> float:
         return self._run(0, 2)
