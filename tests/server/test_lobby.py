@@ -148,6 +148,8 @@ def test_on_timeout_the_player_loses_when_the_table_says_so(client):
     replayed = Table.from_json(log)
     assert replayed.is_over() and replayed.outcome().to_json() == over["outcome"]
     assert verify_log(log) == []
+    steps = client.get(f"/api/tables/{table['id']}/replay").json()["steps"]
+    assert len(steps) == len(log["events"]) + 1  # the forfeit's step too
 
 
 def test_correspondence_clock_counts_days(client):

@@ -145,6 +145,8 @@ def test_a_round_lost_by_silence_is_stored_as_a_penalty(app_with_maexchen: Any) 
     assert replayed.is_over() and replayed.outcome().scores == (1.0, 0.0)
     assert replayed.view(None)["last_round"]["penalty"] == "DID_NOT_TAKE_TURN"
     assert replayed.view(None)["last_round"]["dice"] is None  # the cup was never lifted
+    steps = client.get(f"/api/tables/{table_id}/replay").json()["steps"]
+    assert steps[-1]["views"][0]["last_round"]["penalty"] == "DID_NOT_TAKE_TURN"
     summary = client.get(f"/api/tables/{table_id}").json()
     assert summary["status"] == "over" and summary["outcome"]["scores"] == [1.0, 0.0]
     # the Mäxchen rounds stay out of the web server's own statistics

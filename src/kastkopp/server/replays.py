@@ -36,8 +36,11 @@ def steps(live: LiveTable) -> list[dict[str, Any]]:
     for event in live.table.events:
         if event["type"] == "roll":
             state = state.resolve(tuple(event["faces"]))
-        else:
+        elif event["type"] == "penalty":
+            state = state.penalty(event["seat"], event["reason"])
+        elif event["type"] == "action":
             state = state.apply(live.game.parse_action(str(event["action"])))
+        # a forfeit ends the game where it stands: its step shows that position again
         out.append(step(len(out)))
     return out
 
