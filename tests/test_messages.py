@@ -27,9 +27,11 @@ SRC = ROOT / "src" / "kastkopp"
 LOCALE = SRC / "locale"
 # The sources the catalog script reads (babel-errors.cfg) and the keywords it extracts.
 SOURCES = [SRC / "engine.py", SRC / "stakes.py", *sorted((SRC / "games").glob("*.py")),
-           SRC / "server" / "hub.py"]
-KEYWORDS = {"IllegalAction": None, "RuleError": None, "StaleAction": None, "Message": None,
-            "term": None, "pterm": ((1, "c"), 2)}
+           *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
+                                                 "hints.py"))]
+ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
+          "NotAuthenticated", "ChatError", "HintError")
+KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2)}
 
 
 def extracted() -> set[tuple[str | None, str]]:
@@ -84,7 +86,7 @@ def test_the_compiled_catalog_is_the_written_one(lang: str) -> None:
         assert shown == (string_ or text), f"recompile with scripts/error-catalogs.sh: {text!r}"
 
 
-ERROR_CALLS = {"IllegalAction", "RuleError", "StaleAction", "Message"}
+ERROR_CALLS = {*ERRORS, "Message"}
 
 
 def test_no_message_is_built_as_an_fstring() -> None:

@@ -2,7 +2,8 @@
 
 A real server process and the ``websockets`` client: the WebSocket takes its language from
 ``?lang=``, else the page's language cookie, else ``Accept-Language``, else English. The
-HTTP API answers in English and adds the template and its parameters for programs.
+HTTP API answers the same way (a program that asks for no language gets English) and adds
+the template and its parameters for programs.
 """
 
 from __future__ import annotations
@@ -84,3 +85,28 @@ def test_the_servers_own_refusals_speak_the_language_too(table) -> None:
             pass
     assert reply["stale"] and reply["error"].startswith(
         f"bordet er ved {frame['seq']}, ikke {frame['seq'] + 5}: dit træk gjaldt")
+
+
+def test_http_refusals_and_the_sockets_own_errors_speak_the_language_too(table) -> None:
+    url, _, base = table
+    table_id = url.split("/")[-2]
+    with httpx.Client(base_url=base) as client:
+        cid = guest(client, "Cid")
+        full = client.post(f"/api/tables/{table_id}/join", json={}, headers=cid)
+        in_swedish = client.post(f"/api/tables/{table_id}/join", json={},
+                                 headers={**cid, "Accept-Language": "sv"})
+        in_danish = client.post(f"/api/tables/{table_id}/join?lang=da", json={}, headers=cid)
+    assert full.status_code == in_swedish.status_code == 400
+    assert full.json()["detail"] == "the game has started; you can watch it"
+    assert in_swedish.json() == {**full.json(), "detail": "spelet har börjat; du kan titta på"}
+    assert in_danish.json()["detail"] == "spillet er begyndt; du kan se med"
+    watching = url.split("?")[0] + "?lang=sv"  # no token: a spectator
+    with connect(watching, open_timeout=10) as ws:
+        while json.loads(ws.recv(timeout=10))["type"] != "state":
+            pass
+        ws.send(json.dumps({"action": "roll", "seq": 0}))
+        assert json.loads(ws.recv(timeout=10))["error"] == \
+            "logga in för att spela; åskådare tittar bara på"
+        ws.send("not json")
+        assert json.loads(ws.recv(timeout=10))["error"] == \
+            'en ram är ett JSON-objekt som {"action": "call", "seq": 12}'

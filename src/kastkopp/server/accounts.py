@@ -49,7 +49,7 @@ def check_name(name: str) -> str:
 
 def check_password(password: str) -> str:
     if len(password) < MIN_PASSWORD:
-        raise AccountError(f"a password needs at least {MIN_PASSWORD} characters")
+        raise AccountError("a password needs at least {least} characters", least=MIN_PASSWORD)
     if len(password) > 256:
         raise AccountError("a password may be at most 256 characters")
     return password
@@ -66,7 +66,7 @@ def register(session: Session, name: str, password: str) -> Account:
     check_name(name)
     check_password(password)
     if session.scalar(select(Account).where(Account.name == name)) is not None:
-        raise AccountError(f"the name '{name}' is taken")
+        raise AccountError("the name '{name}' is taken", name=name)
     account = Account(name=name, password_hash=_hasher.hash(password), guest=False)
     session.add(account)
     session.flush()

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
-from kastkopp.engine import IllegalAction, KastkoppError, registered
+from kastkopp.engine import IllegalAction, KastkoppError, Message, registered
 from kastkopp.locale.messages import translate
 from kastkopp.server import accounts, hints, pages, stats, wire
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
@@ -244,8 +244,10 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         status = 401 if isinstance(exc, accounts.NotAuthenticated) else \
             409 if isinstance(exc, StaleAction) else \
             404 if isinstance(exc, TableError) and str(exc).startswith("there is no") else 400
-        # English for people, the template and parameters for programs that translate
-        return JSONResponse({"detail": str(exc), **exc.message.to_json()}, status_code=status)
+        # in the language the request asks for (a page: its cookie or the browser's), else
+        # English; always the template and parameters, for programs that translate
+        detail = translate(exc, pages.language(request))
+        return JSONResponse({"detail": detail, **exc.message.to_json()}, status_code=status)
 
     def signed_in(request: Request, account: Account, token: str) -> JSONResponse:
         response = JSONResponse({"account": out(account), "token": token})
@@ -542,22 +544,24 @@ async def _play(hub: Hub, live: LiveTable, websocket: WebSocket,
         sender.cancel()
 
 
+NOT_A_FRAME = Message('a frame is a JSON object like {"action": "call", "seq": 12}')
+ONLY_WATCHING = Message("log in to play; spectators only watch")
+
+
 async def _handle(hub: Hub, live: LiveTable, account: Account | None,
                   text: str, lang: str = "en") -> dict[str, Any]:
     """Answer one frame from a client: an ``ack`` or an ``error``; errors change nothing."""
     try:
         message = wire.loads(text)
     except (ValueError, RecursionError):
-        return {"type": "error", "error": "a frame is a JSON object like "
-                "{\"action\": \"call\", \"seq\": 12}"}
+        message = None
     if not isinstance(message, dict):
-        return {"type": "error", "error": "a frame is a JSON object like "
-                "{\"action\": \"call\", \"seq\": 12}"}
+        return {"type": "error", "error": translate(NOT_A_FRAME, lang)}
     ref = message.get("id")
     if not isinstance(ref, str | int | None) or isinstance(ref, bool):
         ref = None
     if account is None:
-        return {"type": "error", "id": ref, "error": "log in to play; spectators only watch"}
+        return {"type": "error", "id": ref, "error": translate(ONLY_WATCHING, lang)}
     try:
         seq = await hub.act(live.id, account.id, message.get("action"), message.get("seq"))
     except IllegalAction as exc:

@@ -59,8 +59,8 @@ def clean(text: str) -> str:
     if not squeezed:
         raise ChatError("write something first: the message is empty")
     if len(squeezed) > MAX_LENGTH:
-        raise ChatError(f"a message is at most {MAX_LENGTH} characters; this one has "
-                        f"{len(squeezed)}")
+        raise ChatError("a message is at most {most} characters; this one has {length}",
+                        most=MAX_LENGTH, length=len(squeezed))
     return squeezed
 
 
@@ -82,8 +82,8 @@ def _save(store: Store, table_id: str, account: Account, text: str) -> ChatMessa
             ChatMessage.table_id == table_id, ChatMessage.account_id == account.id,
             ChatMessage.at >= since)) or 0
         if recent >= BURST:
-            raise ChatError(f"slow down: at most {BURST} messages in {BURST_SECONDS} "
-                            f"seconds")
+            raise ChatError("slow down: at most {most} messages in {seconds} seconds",
+                            most=BURST, seconds=BURST_SECONDS)
         row = ChatMessage(table_id=table_id, account_id=account.id, author=account.name,
                           text=text, at=now())
         session.add(row)

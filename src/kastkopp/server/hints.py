@@ -72,7 +72,7 @@ class Preparations:
         error = task.exception()
         if error is not None:
             del self.tasks[advisor.key]  # the next question tries again
-            raise HintError(f"the advisor could not get ready: {error}")
+            raise HintError("the advisor could not get ready: {error}", error=str(error))
         return True
 
 
@@ -109,7 +109,8 @@ async def hint(table_id: TableId, request: Request,
     live = await hub.get(table_id)
     advisor = advisor_for(live.game)
     if advisor is None:
-        raise HintError(f"there is no advisor for {live.game.title} under these rules")
+        raise HintError("there is no advisor for {game} under these rules",
+                        game=live.game.title)
     if not await asyncio.to_thread(allowed, request.app.state.store, live.id):
         raise HintError("this table was made without hints")
     seat = _seat_asking(live, me)

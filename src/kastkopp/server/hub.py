@@ -502,7 +502,7 @@ class Hub:
         with self.store.session() as session:
             row = session.get(GameTable, table_id) if len(table_id) <= 16 else None
             if row is None:
-                raise TableError(f"there is no table '{table_id}'")
+                raise TableError("there is no table '{table}'", table=table_id)
             seats = self._seat_infos(session, row)
             events = [row_event(e) for e in session.scalars(
                 select(LogEvent).where(LogEvent.table_id == table_id)
@@ -552,16 +552,18 @@ class Hub:
         """Create a table (runs in a worker thread). Returns its id."""
         game = check_rules(game_name, preset, rules, players)
         if clock not in CLOCKS:
-            raise TableError(f"the clock is one of {', '.join(CLOCKS)}, not '{clock}'")
+            raise TableError("the clock is one of {clocks}, not '{clock}'",
+                             clocks=", ".join(CLOCKS), clock=clock)
         if on_timeout not in TIMEOUT_RULES:
-            raise TableError(f"on a timeout the table either plays a 'move' for the player "
-                             f"or the player will 'lose'; not '{on_timeout}'")
+            raise TableError("on a timeout the table either plays a 'move' for the player "
+                             "or the player will 'lose'; not '{rule}'", rule=on_timeout)
         if clock == "none":
             seconds_per_move = None
         elif seconds_per_move is None or not 1 <= seconds_per_move <= 60 * 86400:
             raise TableError("a clock needs 1 second to 60 days per move")
         if len(seats) > game.players:
-            raise TableError(f"{len(seats)} seats given for {game.players} players")
+            raise TableError("{given} seats given for {players} players", given=len(seats),
+                             players=game.players)
         infos = [SeatInfo() for _ in range(game.players)]
         known = bot_names(game.name)
         for index, spec in enumerate(seats):
@@ -569,8 +571,9 @@ class Hub:
                 continue
             name = spec.removeprefix("bot:")
             if name not in known:
-                raise TableError(f"seat {index + 1}: no bot '{name}' for {game.name} "
-                                 f"(bots: {', '.join(known)})")
+                raise TableError("seat {seat}: no bot '{name}' for {game} (bots: {bots})",
+                                 seat=index + 1, name=name, game=game.name,
+                                 bots=", ".join(known))
             infos[index].bot = name
         if sit:
             free = next((i for i, s in enumerate(infos) if s.empty), None)
@@ -600,15 +603,15 @@ class Hub:
             if live.status != "open":
                 raise TableError("the game has started; you can watch it")
             if live.seat_of(account.id) is not None:
-                raise TableError(f"you already sit in seat {live.seat_of(account.id)}")
+                raise TableError("you already sit in seat {seat}", seat=live.seat_of(account.id))
             free = [i for i, s in enumerate(live.seats) if s.empty]
             if not free:
                 raise TableError("the table is full")
             if seat is None:
                 seat = free[0]
             if seat not in free:
-                raise TableError(f"seat {seat} is not free (free: "
-                                 f"{', '.join(map(str, free))})")
+                raise TableError("seat {seat} is not free (free: {free})", seat=seat,
+                                 free=", ".join(map(str, free)))
             await asyncio.to_thread(self._save_seat, live.id, seat, account.id, None)
             live.seats[seat] = SeatInfo(account.id, account.name)
         self._changed(live)
@@ -636,12 +639,12 @@ class Hub:
             if live.status != "open":
                 raise TableError("the game has started")
             if not 0 <= seat < live.game.players or not live.seats[seat].empty:
-                raise TableError(f"seat {seat} is not an empty seat")
+                raise TableError("seat {seat} is not an empty seat", seat=seat)
             name = bot.removeprefix("bot:")
             known = bot_names(live.game.name)
             if name not in known:
-                raise TableError(f"no bot '{name}' for {live.game.name} "
-                                 f"(bots: {', '.join(known)})")
+                raise TableError("no bot '{name}' for {game} (bots: {bots})", name=name,
+                                 game=live.game.name, bots=", ".join(known))
             await asyncio.to_thread(self._save_seat, live.id, seat, None, name)
             live.seats[seat] = SeatInfo(bot=name)
         self._changed(live)
@@ -673,14 +676,14 @@ class Hub:
                 raise TableError("the game has already started")
             empty = [i for i, s in enumerate(live.seats) if s.empty]
             if empty and fill_bot is None:
-                raise TableError(f"seat {', '.join(map(str, empty))} is empty: invite "
-                                 "someone, seat a bot, or start with 'fill' naming a bot")
+                raise TableError("seat {seats} is empty: invite someone, seat a bot, or start "
+                                 "with 'fill' naming a bot", seats=", ".join(map(str, empty)))
             if empty:
                 name = (fill_bot or "").removeprefix("bot:")
                 known = bot_names(live.game.name)
                 if name not in known:
-                    raise TableError(f"no bot '{name}' for {live.game.name} "
-                                     f"(bots: {', '.join(known)})")
+                    raise TableError("no bot '{name}' for {game} (bots: {bots})", name=name,
+                                     game=live.game.name, bots=", ".join(known))
                 for seat in empty:
                     await asyncio.to_thread(self._save_seat, live.id, seat, None, name)
                     live.seats[seat] = SeatInfo(bot=name)
@@ -851,7 +854,8 @@ class Hub:
                    dice: CommitRevealDice) -> LiveTable:
         """A watch-only table for a game being played by ``source`` with these dice."""
         if len(seats) != game.players:
-            raise TableError(f"{len(seats)} seats given for {game.players} players")
+            raise TableError("{given} seats given for {players} players", given=len(seats),
+                             players=game.players)
         # stored as they are, or the rolls and the seats' names would not be the driver's
         if len(dice.client_seed) > 64 or any(len(name) > 40 for name in seats):
             raise TableError("a hosted table's client seed is at most 64 characters and its "
