@@ -65,6 +65,9 @@ def test_bad_messages_are_refused_with_the_reason_and_nothing_is_kept(
     anonymous = app_client.post(url, json={"text": "hello"})
     assert anonymous.status_code == 401
     assert [m["text"] for m in app_client.get(url).json()] == [str(n) for n in range(BURST)]
+    assert app_client.get(url, params={"after": 2**31 - 1}).json() == []
+    too_far = app_client.get(url, params={"after": 2**31})  # past any id the table keeps
+    assert too_far.status_code == 422 and "after" in too_far.text
     assert token(anna)  # the guest's token still works after all this
     assert app_client.get("/api/account", headers=anna).status_code == 200
 

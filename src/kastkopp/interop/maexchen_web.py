@@ -108,7 +108,7 @@ class MaexchenTables:
         while True:
             try:
                 await self.close_stale()
-            except (KastkoppError, OSError) as exc:
+            except Exception as exc:  # the database away for a while: try again next time
                 log.warning("stale Mäxchen tables could not be closed: %s", exc)
             await asyncio.sleep(self.stale_after)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import unicodedata
 from datetime import timedelta
 from typing import Annotated, Any
@@ -75,8 +76,13 @@ def _me(request: Request) -> Account:
     return current(request)
 
 
+# Counting and keeping are one step, or messages sent at the same moment would all pass
+# the count (within one process; the limit is for a person typing, not a defence).
+_saving = threading.Lock()
+
+
 def _save(store: Store, table_id: str, account: Account, text: str) -> ChatMessage:
-    with store.session() as session:
+    with _saving, store.session() as session:
         since = now() - timedelta(seconds=BURST_SECONDS)
         recent = session.scalar(select(func.count()).select_from(ChatMessage).where(
             ChatMessage.table_id == table_id, ChatMessage.account_id == account.id,
@@ -118,7 +124,8 @@ def deliver(hub: Hub, table_id: str, message: dict[str, Any]) -> None:
 
 @router.get("/api/tables/{table_id}/chat")
 async def messages(table_id: TableId, request: Request,
-                   after: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+                   after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0
+                   ) -> list[dict[str, Any]]:
     """The table's messages after message ``after``, oldest first (at most the last 100)."""
     hub: Hub = request.app.state.hub
     live = await hub.get(table_id)

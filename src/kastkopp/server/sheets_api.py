@@ -23,6 +23,7 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kastkopp.engine import IllegalAction, KastkoppError
@@ -142,29 +143,37 @@ def put_sheet(sheet_id: SheetId, body: SavedSheet, request: Request, me: Me) -> 
     """Save a sheet. Its entries are checked again here; a refused one saves nothing."""
     typed = SheetBody(**body.model_dump(exclude={"base_revision"}))
     sheet = derive(typed)  # before touching the database: a bad sheet changes nothing
-    with _store(request).session() as session:
-        row = _row(session, me, sheet_id)
-        if row is None:
-            count = session.scalar(select(func.count()).select_from(ScoreSheet)
-                                   .where(ScoreSheet.account_id == me.id)) or 0
-            if count >= MAX_SHEETS:
-                raise IllegalAction(f"an account keeps at most {MAX_SHEETS} sheets; "
-                                    f"delete some old ones first")
-            row = ScoreSheet(account_id=me.id, sheet_id=sheet_id, revision=0)
-            session.add(row)
-        elif body.base_revision is not None and body.base_revision != row.revision:
-            # Saved from another device since this copy was made: keep both, lose nothing.
+    try:
+        with _store(request).session() as session:
+            row = _row(session, me, sheet_id)
+            if row is None:
+                count = session.scalar(select(func.count()).select_from(ScoreSheet)
+                                       .where(ScoreSheet.account_id == me.id)) or 0
+                if count >= MAX_SHEETS:
+                    raise IllegalAction(f"an account keeps at most {MAX_SHEETS} sheets; "
+                                        f"delete some old ones first")
+                row = ScoreSheet(account_id=me.id, sheet_id=sheet_id, revision=0)
+                session.add(row)
+            elif body.base_revision is not None and body.base_revision != row.revision:
+                # Saved from another device since this copy was made: keep both, lose nothing.
+                return JSONResponse(status_code=409, content={
+                    "detail": f"the sheet was changed elsewhere (revision {row.revision}, "
+                              f"this copy is from {body.base_revision})",
+                    "current": _out(row)})
+            row.game, row.preset, row.rules = typed.game, typed.preset, dict(typed.rules)
+            row.players, row.entries = [p.strip() for p in typed.players], list(typed.entries)
+            row.revision += 1
+            row.updated_at = now()
+            _remember(session, me, row.players)
+            session.flush()
+            return JSONResponse(_out(row, sheet))
+    except IntegrityError:
+        # The same new sheet saved from two devices at one moment: the other was first.
+        with _store(request).session() as session:
+            row = _row(session, me, sheet_id)
             return JSONResponse(status_code=409, content={
-                "detail": f"the sheet was changed elsewhere (revision {row.revision}, "
-                          f"this copy is from {body.base_revision})",
-                "current": _out(row)})
-        row.game, row.preset, row.rules = typed.game, typed.preset, dict(typed.rules)
-        row.players, row.entries = [p.strip() for p in typed.players], list(typed.entries)
-        row.revision += 1
-        row.updated_at = now()
-        _remember(session, me, row.players)
-        session.flush()
-        return JSONResponse(_out(row, sheet))
+                "detail": "the sheet was saved elsewhere at the same moment",
+                "current": None if row is None else _out(row)})
 
 
 @router.delete("/api/sheets/{sheet_id}")

@@ -6,12 +6,14 @@ const log = document.getElementById("chat-log");
 const form = document.getElementById("chat-form");
 const problem = document.getElementById("chat-error");
 let tableId = null;
-let last = 0;  // the id of the newest message drawn
+let last = 0;  // the id of the newest message drawn (where a catch-up starts)
+const drawn = new Set();  // messages may arrive out of order: two kept at one moment
 
 /** Draw one message once, however often it arrives (socket and catch-up may overlap). */
 export function add(message) {
-  if (message.id <= last) return;
-  last = message.id;
+  if (drawn.has(message.id)) return;
+  drawn.add(message.id);
+  last = Math.max(last, message.id);
   const who = message.seat === null || message.seat === undefined
     ? `${message.author} (${t("watching")})` : message.author;
   log.append(h("li", {"data-id": message.id}, h("strong", {class: "author"}, who), ": ",
