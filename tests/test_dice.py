@@ -11,6 +11,7 @@ from kastkopp.dice import (
     CommitRevealDice,
     ScriptedDice,
     SeededDice,
+    _hmac_bytes,
     _unbiased_faces,
     faces_from_seed,
     multisets,
@@ -24,6 +25,15 @@ def test_seeded_dice_are_reproducible_and_indexed_by_nonce():
     assert [a.roll(5) for _ in range(4)] == [b.roll(5) for _ in range(4)]
     resumed = SeededDice(seed=42, nonce=2)
     assert resumed.roll(5) == SeededDice(seed=42)._faces(2, 5, 6)
+
+
+def test_commit_reveal_faces_are_rejection_sampling_over_the_hmac_stream():
+    # the written-out loop of faces_from_seed against the two steps it stands for
+    for sides in (2, 6, 7, 200):
+        for nonce in range(200):
+            stream = _hmac_bytes(b"k" * 32, "anna", nonce)
+            assert faces_from_seed(b"k" * 32, "anna", nonce, 40, sides) == \
+                _unbiased_faces(stream, 40, sides)
 
 
 def test_rejection_sampling_maps_accepted_bytes_exactly_evenly():

@@ -101,8 +101,20 @@ def _hmac_bytes(server_seed: bytes, client_seed: str, nonce: int) -> Iterator[in
 
 def faces_from_seed(server_seed: bytes, client_seed: str, nonce: int, count: int,
                     sides: int = 6) -> Faces:
-    """The faces the commit–reveal source produces for roll number ``nonce``."""
-    return _unbiased_faces(_hmac_bytes(server_seed, client_seed, nonce), count, sides)
+    """The faces the commit–reveal source produces for roll number ``nonce``: the bytes of
+    HMAC-SHA256 blocks ``client_seed:nonce:0``, ``:1``... by rejection sampling. (The same
+    as ``_unbiased_faces`` over ``_hmac_bytes``, written out: a server rolls thousands of
+    times a second.)"""
+    limit = 256 - 256 % sides
+    faces: list[int] = []
+    block = 0
+    while True:
+        for byte in hmac_sha256(server_seed, f"{client_seed}:{nonce}:{block}".encode()):
+            if byte < limit:
+                faces.append(byte % sides + 1)
+                if len(faces) == count:
+                    return tuple(faces)
+        block += 1
 
 
 def seed_commitment(server_seed: bytes) -> str:

@@ -220,6 +220,32 @@ def test_malformed_frames_are_answered_with_an_error_and_change_nothing(client):
     assert client.get(f"/api/tables/{table_id}/log").json() == before
 
 
+def test_binary_frames_are_read_like_text_frames(client):
+    table_id, anna, _ = start_two_player_table(client)
+    with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token(anna)}") as ws:
+        frame = first_state(ws)
+        ws.send_bytes(b"\xff\xfe not json")
+        reply = json.loads(ws.receive_text())
+        assert reply["type"] == "error" and reply["error"]
+        assert client.get(f"/api/tables/{table_id}").json()["seq"] == frame["seq"]
+        ws.send_bytes(json.dumps({"action": frame["legal"][0], "seq": frame["seq"],
+                                  "id": "b"}).encode())
+        while (reply := json.loads(ws.receive_text()))["type"] == "state":
+            pass
+        assert reply == {"type": "ack", "id": "b", "seq": frame["seq"] + 1}
+
+
+def test_other_websocket_paths_are_not_a_table(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    table_id, anna, _ = start_two_player_table(client)
+    for path in (f"/api/tables/{table_id}/ws/more", f"/api/tables/{table_id}/wss",
+                 "/api/tables//ws", "/ws"):
+        with pytest.raises(WebSocketDisconnect), \
+                client.websocket_connect(path + f"?token={token(anna)}") as ws:
+            ws.receive_text()
+
+
 def test_an_illegal_action_is_refused_with_the_games_message(client):
     table_id, anna, _ = start_two_player_table(client)
     with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token(anna)}") as ws:

@@ -160,7 +160,9 @@ class Announce(Action):
     value: int
 
     def __str__(self) -> str:
-        return f"announce {self.value}"
+        # written once per value: every frame lists the legal announcements as text
+        text = _ANNOUNCE_TEXT.get(self.value)
+        return f"announce {self.value}" if text is None else text
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,7 @@ class Pass(Action):
 
 # One action object per value: they are values, and legal_actions() lists them often.
 _ANNOUNCE = {value: Announce(value) for value in SLOSCH_ORDER}
+_ANNOUNCE_TEXT = {value: f"announce {value}" for value in SLOSCH_ORDER}
 
 _WORDS: dict[str, Action] = {}
 for _word in ("roll", "believe", "tro", "rulla", "slå", "kast", "ryst"):

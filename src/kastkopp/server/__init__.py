@@ -34,13 +34,16 @@ def quiet_garbage_collector() -> None:
     """Keep the cycle collector from pausing play.
 
     What start-up made (modules, routes, the games' tables of values) lives as long as the
-    process, so it is frozen out of every collection. The young generations stay small and
-    cheap to scan (a few milliseconds), while a full collection, which scans every live
-    table and takes a good part of a second under load, waits for a thousand collections
-    of the middle one instead of ten.
+    process, so it is frozen out of every collection. Under load a young collection costs
+    in proportion to what was made since the last one: a thousand sockets' waiting
+    coroutines and the moves' new log events. Collected every thousand new objects it
+    pauses play for two or three milliseconds, against fifteen to twenty every five
+    thousand (``benchmarks/bench_server.py``, 1,000 clients); the middle generation is
+    collected every ten of those, and a full collection waits for a thousand of the
+    middle one instead of ten.
     """
     import gc
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(5_000, 10, 1_000)
+    gc.set_threshold(1_000, 10, 1_000)

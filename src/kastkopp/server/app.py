@@ -23,14 +23,15 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import select
-from starlette.websockets import WebSocketDisconnect
+from starlette.types import Receive, Scope, Send
 
 from kastkopp.engine import IllegalAction, KastkoppError, Message, registered
 from kastkopp.locale.messages import translate
@@ -48,6 +49,34 @@ REFUSED_PER_SECOND = 20
 REFUSED_BURST = 40
 
 TableId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+# --------------------------------------------------------------------------- the app class
+
+PLAY_SOCKET = re.compile(r"/api/tables/([^/]+)/ws")
+
+
+class KastkoppApp(FastAPI):
+    """FastAPI, with the play WebSocket (``/api/tables/{id}/ws``) reached directly.
+
+    A table's frames are the server's hot path, thousands a second. Through the
+    middleware stack every frame sent or received passes error pages, body limits,
+    telemetry and exception handlers that are there for HTTP and do nothing for this
+    socket; and every coroutine a waiting socket leaves behind is one more object for the
+    garbage collector to look at, a thousand sockets at a time. Everything else (HTTP,
+    the lifespan) goes the usual way.
+    """
+
+    play_socket: Callable[[Scope, Receive, Send, str], Awaitable[None]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and self.play_socket is not None:
+            match = PLAY_SOCKET.fullmatch(scope["path"])
+            if match:
+                scope["app"] = self
+                await self.play_socket(scope, receive, send, match[1])
+                return
+        await super().__call__(scope, receive, send)
 
 
 # --------------------------------------------------------------------------- bodies
@@ -188,7 +217,7 @@ Me = Annotated[Account, Depends(current)]
 def create_app(db: str | None = None, *, redis_url: str | None = None,
                bot_delay: float = 0.0, migrate: bool = True,
                maexchen: tuple[str, int] | None = None,
-               maexchen_timeout: float = 0.25) -> FastAPI:
+               maexchen_timeout: float = 0.25) -> KastkoppApp:
     """The server as an ASGI app; the database is migrated and the tables resumed on start.
 
     With ``maexchen=(host, port)`` a Mäxchen bot-competition server (UDP) runs alongside
@@ -235,7 +264,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                     await bridge.close()
                 store.dispose()
 
-    app = FastAPI(title="kastkopp", version="0.1.0", lifespan=lifespan,
+    app = KastkoppApp(title="kastkopp", version="0.1.0", lifespan=lifespan,
                   description="Scandinavian dice games online: tables, bots, fair dice.")
     app.state.store = store
 
@@ -437,8 +466,9 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
             media_type="application/x-ndjson")
 
     # -- the WebSocket ---------------------------------------------------------------------
-    @app.websocket("/api/tables/{table_id}/ws")
-    async def play(websocket: WebSocket, table_id: str) -> None:
+    async def play(scope: Scope, receive: Receive, send: Send, table_id: str) -> None:
+        """``WS /api/tables/{table_id}/ws``: one client at one table (see KastkoppApp)."""
+        websocket = WebSocket(scope, receive, send)
         hub: Hub = websocket.app.state.hub
         token = websocket.query_params.get("token") or websocket.cookies.get(accounts.COOKIE)
         header = websocket.headers.get("authorization", "")
@@ -459,7 +489,9 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                     {"type": "error", "error": "the token is not valid; log in again"}))
                 await websocket.close(code=4401)
                 return
-        await _play(hub, live, websocket, account, pages.language(websocket))
+        await _play(hub, live, receive, send, account, pages.language(websocket))
+
+    app.play_socket = play
 
     # -- matches and tournaments -----------------------------------------------------------
     @app.post("/api/series", status_code=201, tags=["series"])
@@ -509,36 +541,43 @@ def _account(store: Store, token: str | None) -> Account | None:
         return accounts.account_for(session, token)
 
 
-async def _play(hub: Hub, live: LiveTable, websocket: WebSocket,
+async def _play(hub: Hub, live: LiveTable, receive: Receive, send: Send,
                 account: Account | None, lang: str = "en") -> None:
-    """One client at one table: frames out through a queue, actions in."""
+    """One client at one table, on an accepted socket: frames out through the watcher's
+    queue, actions in. The socket's ASGI messages are used as they come: this is the
+    loop every move of every player goes through."""
     seat = live.seat_of(account.id if account else None)
     watcher = hub.watch(live, seat)
 
     async def send_frames() -> None:
-        while True:
-            text = await watcher.queue.get()
-            if text is None:
-                await websocket.close()
-                return
-            await websocket.send_text(text)
+        with contextlib.suppress(OSError, RuntimeError):  # the client has gone
+            while True:
+                text = await watcher.queue.get()
+                if text is None:
+                    await send({"type": "websocket.close", "code": 1000})
+                    return
+                await send({"type": "websocket.send", "text": text})
 
     loop = asyncio.get_running_loop()
     sender = loop.create_task(send_frames())
     budget = wire.FrameBudget(REFUSED_PER_SECOND, REFUSED_BURST, loop.time)
     try:
         while True:
-            text = await websocket.receive_text()
+            message = await receive()
+            if message["type"] != "websocket.receive":
+                return  # websocket.disconnect: the client has gone
+            # a text frame, or a binary one holding the same JSON
+            frame = message.get("text")
+            if frame is None:
+                frame = message.get("bytes") or b""
             if budget.allows():
-                reply = await _handle(hub, live, account, text, lang)
+                reply = await _handle(hub, live, account, frame, lang)
                 if reply["type"] == "error":
                     budget.spend()
             else:
                 reply = {"type": "error", "error": f"too many frames refused: at most "
                          f"{REFUSED_PER_SECOND} a second; this one was not read"}
             watcher.send(wire.dumps(reply))
-    except (WebSocketDisconnect, RuntimeError):
-        pass
     finally:
         hub.unwatch(live, watcher)
         sender.cancel()
@@ -549,7 +588,7 @@ ONLY_WATCHING = Message("log in to play; spectators only watch")
 
 
 async def _handle(hub: Hub, live: LiveTable, account: Account | None,
-                  text: str, lang: str = "en") -> dict[str, Any]:
+                  text: str | bytes, lang: str = "en") -> dict[str, Any]:
     """Answer one frame from a client: an ``ack`` or an ``error``; errors change nothing."""
     try:
         message = wire.loads(text)

@@ -93,6 +93,11 @@ class Store:
     def is_sqlite(self) -> bool:
         return self.url.get_backend_name() == "sqlite"
 
+    @property
+    def is_sqlite_file(self) -> bool:
+        """SQLite in a file (each connection its own), not one shared in memory."""
+        return self.is_sqlite and self.url.database not in (None, "", ":memory:")
+
     def migrate(self, revision: str = "head") -> None:
         """Apply the Alembic migrations up to ``revision`` (safe to call on every start)."""
         from alembic import command
