@@ -94,17 +94,12 @@ def hmac_sha256(key: bytes, message: bytes) -> bytes:
     return outer.digest()
 
 
-def _hmac_bytes(server_seed: bytes, client_seed: str, nonce: int) -> Iterator[int]:
-    for block in itertools.count():
-        yield from hmac_sha256(server_seed, f"{client_seed}:{nonce}:{block}".encode())
-
-
 def faces_from_seed(server_seed: bytes, client_seed: str, nonce: int, count: int,
                     sides: int = 6) -> Faces:
     """The faces the commit–reveal source produces for roll number ``nonce``: the bytes of
-    HMAC-SHA256 blocks ``client_seed:nonce:0``, ``:1``... by rejection sampling. (The same
-    as ``_unbiased_faces`` over ``_hmac_bytes``, written out: a server rolls thousands of
-    times a second.)"""
+    the HMAC-SHA256 blocks of ``client_seed:nonce:0``, ``:1``... turned into faces by
+    rejection sampling, as :func:`_unbiased_faces` does (written out here: a server rolls
+    thousands of times a second)."""
     limit = 256 - 256 % sides
     faces: list[int] = []
     block = 0
