@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import sqlite3
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
 from kastkopp.server.hub import (
-    SQLITE_ROWS_PER_STATEMENT,
     BotRandom,
     LogWriter,
     WriteConflict,
@@ -69,11 +69,14 @@ def test_a_file_and_an_in_memory_database_store_the_same_rows(tmp_path: Path):
 def test_a_batch_is_all_or_nothing_even_over_several_statements(tmp_path: Path):
     store = store_with_tables(str(tmp_path / "log.db"), 2)
     writer = LogWriter(store)
-    many = SQLITE_ROWS_PER_STATEMENT + 10
+    assert writer._sqlite is not None and 8 * writer.rows_per_statement <= \
+        writer._sqlite.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    writer.rows_per_statement = 100  # several statements a batch, as with an older SQLite
+    many = 2 * writer.rows_per_statement + 10
     writer._commit([_Write("t0", rows(0, many), None, None, None)])  # type: ignore[arg-type]
     assert len(stored(store, "t0")) == many
     # the second statement meets a row that is there already: the first is undone too
-    clash = [_Write("t1", rows(0, SQLITE_ROWS_PER_STATEMENT), None, None, None),
+    clash = [_Write("t1", rows(0, 2 * writer.rows_per_statement), None, None, None),
              _Write("t0", rows(many - 1, 5), None, None, None)]
     with pytest.raises(Exception, match="UNIQUE"):
         writer._commit(clash)  # type: ignore[arg-type]

@@ -72,7 +72,7 @@ class TableError(KastkoppError):
 SQLITE_INSERT = ("INSERT INTO log_events (table_id, seq, kind, seat, action, nonce, faces, at) "
                  "VALUES ")
 SQLITE_ROW = "(?, ?, ?, ?, ?, ?, ?, ?)"
-SQLITE_ROWS_PER_STATEMENT = 4000  # 32,000 parameters: SQLite takes up to 32,766
+SQLITE_ROWS_PER_STATEMENT = 4000  # at most; fewer where the SQLite takes fewer parameters
 SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # SQLAlchemy's storage format for DateTime on SQLite
 
 
@@ -116,6 +116,7 @@ class LogWriter:
         # pool, in autocommit mode: each statement is its own transaction. An in-memory
         # one is a single connection shared by everybody, so it goes through SQLAlchemy.
         self._sqlite: sqlite3.Connection | None = None
+        self.rows_per_statement = SQLITE_ROWS_PER_STATEMENT
         if store.is_sqlite_file:
             pooled = store.engine.raw_connection()
             connection = pooled.driver_connection
@@ -123,6 +124,9 @@ class LogWriter:
             pooled.detach()
             connection.isolation_level = None
             self._sqlite = connection
+            # 32,766 parameters since SQLite 3.32, 999 before
+            self.rows_per_statement = max(1, min(SQLITE_ROWS_PER_STATEMENT, connection.getlimit(
+                sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // SQLITE_ROW.count("?")))
         self.queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="kastkopp-log-writer",
                                        daemon=True)
@@ -207,8 +211,8 @@ class LogWriter:
         values = [(item.table_id, row["seq"], row["kind"], row["seat"], row["action"],
                    row["nonce"], json.dumps(row["faces"]), stamp)
                   for item in batch for row in item.rows]
-        chunks = [values[start:start + SQLITE_ROWS_PER_STATEMENT]
-                  for start in range(0, len(values), SQLITE_ROWS_PER_STATEMENT)]
+        size = self.rows_per_statement
+        chunks = [values[start:start + size] for start in range(0, len(values), size)]
         try:
             if len(chunks) > 1:
                 connection.execute("BEGIN IMMEDIATE")
@@ -223,6 +227,7 @@ class LogWriter:
             if isinstance(exc, sqlite3.IntegrityError):
                 raise IntegrityError(SQLITE_INSERT, None, exc) from exc
             raise
+
 
 def _settle_all(items: list[_Write]) -> None:
     for item in items:
