@@ -20,6 +20,7 @@ from test_web_play import (
     browser,
     create_table,
     free_port,
+    new_liars_sheet,
     play_out,
     random_move,
     sit,
@@ -65,12 +66,7 @@ def server_sheets(page: Any) -> list[dict[str, Any]]:
 def test_the_score_keeper_keeps_sheets_in_the_account_and_syncs_after_working_offline(
         browser: Any, server: str) -> None:
     page = account_page(browser, server, "keeper", "correct horse", register=True)
-    page.goto("/keep")
-    page.evaluate("navigator.serviceWorker.ready")
-    page.select_option("#sheet-game", "liars_dice")
-    page.fill("#sheet-players", "Anna, Ben, Cara")
-    page.click("#new-sheet-button")
-    page.wait_for_selector("#sheet-table")
+    new_liars_sheet(page)
     for cells in SEED_CELLS[:10]:
         add_entry(page, cells)
     page.wait_for_function("document.getElementById('keeper-status').textContent"

@@ -466,17 +466,23 @@ def add_entry(page: Any, text: str) -> None:
     page.wait_for_function("n => +document.body.dataset.entries === n", arg=count + 1)
 
 
-def test_the_score_keeper_fills_seed_003_and_keeps_working_offline(browser: Any,
-                                                                   server: str) -> None:
-    context = browser.new_context(base_url=server, locale="en")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
+def new_liars_sheet(page: Any) -> None:
+    """Open the score keeper (its offline worker ready) on a new liar's dice sheet for
+    Anna, Ben and Cara, as seed 003 plays."""
     page.goto("/keep")
     page.evaluate("navigator.serviceWorker.ready")
     page.select_option("#sheet-game", "liars_dice")
     page.fill("#sheet-players", "Anna, Ben, Cara")
     page.click("#new-sheet-button")
     page.wait_for_selector("#sheet-table")
+
+
+def test_the_score_keeper_fills_seed_003_and_keeps_working_offline(browser: Any,
+                                                                   server: str) -> None:
+    context = browser.new_context(base_url=server, locale="en")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    new_liars_sheet(page)
     for cells in SEED_CELLS:
         add_entry(page, cells)
     assert standings(page) == ["1. Anna · 4", "2. Cara · 0", "3. Ben · 0"]
