@@ -336,13 +336,15 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._tell(TableEvent(number, table, "start"))
         self.broadcast(f"ROUND STARTED;{number};{','.join(order)}")
         losers, reason = await self._play(number, table)
+        # kept before anybody hears that the round is over, so a player who stops at the
+        # score finds every round it played among the server's tables
+        result = RoundResult(number, order, losers, reason, table)
+        self.tables.append(result)
         self.broadcast(f"PLAYER LOST;{','.join(losers)};{reason}")
         for name in order:
             self.scores[name] = self.scores.get(name, 0) + 1 - (name in losers)
         self.broadcast("SCORE;" + ",".join(f"{name}:{self.scores.get(name, 0)}"
                                            for name in self.players))
-        result = RoundResult(number, order, losers, reason, table)
-        self.tables.append(result)
         self.table = None
         self._tell(TableEvent(number, table, "end"))
         for watcher in list(self._round_watchers):
