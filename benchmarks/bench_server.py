@@ -109,15 +109,15 @@ def engine_peer(seconds: float = 2.0) -> float:
 
 
 async def setup_client(http: httpx.AsyncClient, gate: asyncio.Semaphore,
-                       index: int) -> str:
-    """A guest with a started table against a bot; the URL of its WebSocket."""
+                       index: int) -> tuple[str, str]:
+    """A guest with a started table against a bot: its WebSocket's path and its token."""
     async with gate:
         response = await http.post("/api/account/guest", json={"nickname": f"load{index}"})
         token = response.json()["token"]
         headers = {"Authorization": f"Bearer {token}"}
         table = (await http.post("/api/tables", json=GAME, headers=headers)).json()
         await http.post(f"/api/tables/{table['id']}/start", json={}, headers=headers)
-        return f"/api/tables/{table['id']}/ws?token={token}"
+        return f"/api/tables/{table['id']}/ws", token
 
 
 # --------------------------------------------------------------------------- clients
@@ -130,13 +130,14 @@ class Tally:
     errors: int = 0
 
 
-async def client(url: str, ready: asyncio.Event, go: asyncio.Event, stop_at: list[float],
-                 tally: Tally, seed: int, interval: float) -> None:
+async def client(url: str, token: str, ready: asyncio.Event, go: asyncio.Event,
+                 stop_at: list[float], tally: Tally, seed: int, interval: float) -> None:
     """One client: on its turn it waits for its next slot (every ``interval`` seconds,
     0 = at once), sends a random legal move with the sequence number it saw, and times
     the acknowledgement."""
     rng = random.Random(seed)
     async with websockets.connect(url, max_queue=None, open_timeout=120,
+                                  additional_headers={"Authorization": f"Bearer {token}"},
                                   ping_interval=None, compression=None) as ws:
         legal: list[str] = []
         seq = acted_on = -1
@@ -177,7 +178,7 @@ async def client(url: str, ready: asyncio.Event, go: asyncio.Event, stop_at: lis
                         sent_at = None
 
 
-def client_process(base: str, urls: list[str], first: int, interval: float,
+def client_process(base: str, seats: list[tuple[str, str]], first: int, interval: float,
                    pipe: Connection) -> None:
     """A process of clients: connects them all, says so, plays on 'go', sends its tally."""
     with contextlib.suppress(ImportError):  # uvloop comes with uvicorn[standard]
@@ -188,12 +189,13 @@ def client_process(base: str, urls: list[str], first: int, interval: float,
     async def play_all() -> None:
         loop = asyncio.get_running_loop()
         tally = Tally()
-        readies = [asyncio.Event() for _ in urls]
+        readies = [asyncio.Event() for _ in seats]
         go = asyncio.Event()
         stop_at = [float("inf")]
-        tasks = [asyncio.create_task(client(base + url, ready, go, stop_at, tally,
+        tasks = [asyncio.create_task(client(base + path, token, ready, go, stop_at, tally,
                                             first + i, interval))
-                 for i, (url, ready) in enumerate(zip(urls, readies, strict=True))]
+                 for i, ((path, token), ready) in enumerate(zip(seats, readies,
+                                                                strict=True))]
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
         pipe.send("connected")
         seconds = await loop.run_in_executor(None, pipe.recv)
@@ -246,7 +248,7 @@ async def run(clients: int, seconds: float, rate: float, processes: int) -> dict
         async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
             gate = asyncio.Semaphore(32)
             started = time.perf_counter()
-            urls = await asyncio.gather(*(setup_client(http, gate, i)
+            seats = await asyncio.gather(*(setup_client(http, gate, i)
                                           for i in range(clients)))
             setup = time.perf_counter() - started
         interval = clients / rate if rate else 0.0
@@ -256,7 +258,7 @@ async def run(clients: int, seconds: float, rate: float, processes: int) -> dict
         for first in range(0, clients, share):
             ours, theirs = context.Pipe()
             worker = context.Process(target=client_process, args=(
-                f"ws://{HOST}:{port}", urls[first:first + share], first, interval, theirs))
+                f"ws://{HOST}:{port}", seats[first:first + share], first, interval, theirs))
             worker.start()
             pipes.append(ours)
             workers.append(worker)

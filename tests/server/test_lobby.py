@@ -7,7 +7,7 @@ import random
 import time
 
 import pytest
-from servertools import Frames, guest, new_table, play_by_websocket, token
+from servertools import Frames, guest, new_table, play_by_websocket
 
 from kastkopp.engine import Table, verify_log
 from kastkopp.store import Store
@@ -164,8 +164,8 @@ def test_statistics_count_wins_by_seat_and_ratings_rank_the_players(client):
     for seed in range(4):
         table = new_table(client, anna, "mia", 2, [None, "bot:sensible"])
         client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna)
-        with client.websocket_connect(f"/api/tables/{table['id']}/ws?token="
-                                      f"{token(anna)}") as ws:
+        with client.websocket_connect(f"/api/tables/{table['id']}/ws",
+                                      headers=anna) as ws:
             play_by_websocket(ws, random.Random(seed), Frames())
     (row,) = client.get("/api/stats/mia").json()
     assert row["games"] == 4 and row["players"] == 2

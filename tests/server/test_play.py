@@ -10,7 +10,7 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
-from servertools import Frames, guest, new_table, play_by_websocket, token
+from servertools import Frames, guest, new_table, play_by_websocket
 
 from kastkopp.dice import CommitRevealDice
 from kastkopp.engine import Table, registered, verify_log
@@ -45,7 +45,7 @@ def test_a_full_game_over_websocket_with_bots_ends_with_a_fair_log(client, game)
     commitment = table["seed_sha256"]
     assert client.post(f"/api/tables/{table['id']}/start", json={},
                        headers=anna).status_code == 200
-    with client.websocket_connect(f"/api/tables/{table['id']}/ws?token={token(anna)}") as ws:
+    with client.websocket_connect(f"/api/tables/{table['id']}/ws", headers=anna) as ws:
         last = play_by_websocket(ws, random.Random(1), Frames())
     assert last["outcome"]["ranking"]
     # the seed's hash was shown from the start; the seed itself only now
@@ -72,12 +72,12 @@ def two_people_at_a_table(client, game: str) -> tuple[str, People]:
 def play_two(client, table_id: str, people: People) -> dict[int, Frames]:
     """Anna and Bo play to the end, each on a WebSocket of their own; their raw frames."""
     frames = {0: Frames(), 1: Frames()}
-    url = f"/api/tables/{table_id}/ws?token="
+    url = f"/api/tables/{table_id}/ws"
     errors: list[BaseException] = []
 
     def seat(number: int, headers: dict[str, str]) -> None:
         try:
-            with client.websocket_connect(url + token(headers)) as ws:
+            with client.websocket_connect(url, headers=headers) as ws:
                 play_by_websocket(ws, random.Random(number), frames[number])
         except BaseException as exc:  # reported below, in the test's own thread
             errors.append(exc)
@@ -160,10 +160,10 @@ def first_state(ws) -> dict:
 def test_one_account_cannot_act_for_another_seat(client):
     table_id, anna, bo = start_two_player_table(client)
     carl = guest(client, "Carl")
-    url = f"/api/tables/{table_id}/ws?token="
-    with client.websocket_connect(url + token(anna)) as ws_a, \
-            client.websocket_connect(url + token(bo)) as ws_b, \
-            client.websocket_connect(url + token(carl)) as ws_c:
+    url = f"/api/tables/{table_id}/ws"
+    with client.websocket_connect(url, headers=anna) as ws_a, \
+            client.websocket_connect(url, headers=bo) as ws_b, \
+            client.websocket_connect(url, headers=carl) as ws_c:
         frame = first_state(ws_a)
         first_state(ws_b), first_state(ws_c)
         assert frame["to_move"] == 0 and frame["legal"]
@@ -182,7 +182,7 @@ def test_one_account_cannot_act_for_another_seat(client):
 
 def test_duplicate_and_stale_actions_are_refused(client):
     table_id, anna, _ = start_two_player_table(client)
-    with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token(anna)}") as ws:
+    with client.websocket_connect(f"/api/tables/{table_id}/ws", headers=anna) as ws:
         frame = first_state(ws)
         message = json.dumps({"action": frame["legal"][0], "seq": frame["seq"], "id": 1})
         ws.send_text(message)
@@ -211,7 +211,7 @@ MALFORMED = ["", "not json", "[]", "42", "null", '{"seq": 1}', '{"action": "call
 def test_malformed_frames_are_answered_with_an_error_and_change_nothing(client):
     table_id, anna, _ = start_two_player_table(client)
     before = client.get(f"/api/tables/{table_id}/log").json()
-    with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token(anna)}") as ws:
+    with client.websocket_connect(f"/api/tables/{table_id}/ws", headers=anna) as ws:
         first_state(ws)
         for text in MALFORMED:
             ws.send_text(text)
@@ -222,7 +222,7 @@ def test_malformed_frames_are_answered_with_an_error_and_change_nothing(client):
 
 def test_binary_frames_are_read_like_text_frames(client):
     table_id, anna, _ = start_two_player_table(client)
-    with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token(anna)}") as ws:
+    with client.websocket_connect(f"/api/tables/{table_id}/ws", headers=anna) as ws:
         frame = first_state(ws)
         ws.send_bytes(b"\xff\xfe not json")
         reply = json.loads(ws.receive_text())
@@ -242,13 +242,13 @@ def test_other_websocket_paths_are_not_a_table(client):
     for path in (f"/api/tables/{table_id}/ws/more", f"/api/tables/{table_id}/wss",
                  "/api/tables//ws", "/ws"):
         with pytest.raises(WebSocketDisconnect), \
-                client.websocket_connect(path + f"?token={token(anna)}") as ws:
+                client.websocket_connect(path, headers=anna) as ws:
             ws.receive_text()
 
 
 def test_an_illegal_action_is_refused_with_the_games_message(client):
     table_id, anna, _ = start_two_player_table(client)
-    with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token(anna)}") as ws:
+    with client.websocket_connect(f"/api/tables/{table_id}/ws", headers=anna) as ws:
         frame = first_state(ws)
         ws.send_text(json.dumps({"action": "bid 99x9", "seq": frame["seq"]}))
         reply = json.loads(ws.receive_text())
@@ -258,13 +258,13 @@ def test_an_illegal_action_is_refused_with_the_games_message(client):
 
 def test_reconnecting_resumes_exactly_where_the_seat_was(client):
     table_id, anna, _ = start_two_player_table(client)
-    url = f"/api/tables/{table_id}/ws?token={token(anna)}"
-    with client.websocket_connect(url) as ws:
+    url = f"/api/tables/{table_id}/ws"
+    with client.websocket_connect(url, headers=anna) as ws:
         frame = first_state(ws)
         ws.send_text(json.dumps({"action": frame["legal"][0], "seq": frame["seq"]}))
         while (reply := json.loads(ws.receive_text()))["type"] != "ack":
             latest = reply
-    with client.websocket_connect(url) as ws:
+    with client.websocket_connect(url, headers=anna) as ws:
         again = first_state(ws)
     assert again == latest
 
@@ -285,8 +285,8 @@ def test_the_server_plays_every_game_on_sqlite_and_postgresql(db_url):
             players, seats = humans_and_bots(game, 1)
             table = new_table(client, anna, game, players, seats)
             client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna)
-            url = f"/api/tables/{table['id']}/ws?token={token(anna)}"
-            with client.websocket_connect(url) as ws:
+            url = f"/api/tables/{table['id']}/ws"
+            with client.websocket_connect(url, headers=anna) as ws:
                 play_by_websocket(ws, random.Random(3), Frames())
             assert verify_log(client.get(f"/api/tables/{table['id']}/log").json()) == []
 
@@ -294,7 +294,7 @@ def test_the_server_plays_every_game_on_sqlite_and_postgresql(db_url):
 def test_a_flood_of_refused_frames_is_then_refused_unread_and_changes_nothing(client):
     table_id, anna, _ = start_two_player_table(client)
     before = client.get(f"/api/tables/{table_id}/log").json()
-    with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token(anna)}") as ws:
+    with client.websocket_connect(f"/api/tables/{table_id}/ws", headers=anna) as ws:
         frame = first_state(ws)
         move = json.dumps({"action": frame["legal"][0], "seq": frame["seq"], "id": "m"})
         for _ in range(80):

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from servertools import ServerProcess, guest, new_table, token
+from servertools import ServerProcess, guest, new_table
 from websockets.sync.client import connect
 
 
@@ -28,14 +28,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 @pytest.fixture
 def table(server: ServerProcess) -> Iterator[tuple[str, Any, str]]:
-    """A started two-player Slosch table: (Anna's WebSocket URL, her headers, server URL)."""
+    """A started two-player Slosch table: (its WebSocket URL, Anna's headers, server URL)."""
     with httpx.Client(base_url=server.url) as client:
         anna, bo = guest(client, "Anna"), guest(client, "Bo")
         made = new_table(client, anna, "mia", 2)
         table_id = str(made["id"])
         assert client.post(f"/api/tables/{table_id}/join", json={}, headers=bo).is_success
         assert client.post(f"/api/tables/{table_id}/start", json={}, headers=anna).is_success
-        yield f"{server.ws_url}/api/tables/{table_id}/ws?token={token(anna)}", anna, server.url
+        yield f"{server.ws_url}/api/tables/{table_id}/ws", anna, server.url
 
 
 def refusal(url: str, action: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
@@ -53,14 +53,14 @@ def refusal(url: str, action: str, headers: dict[str, str] | None = None) -> dic
 def test_an_illegal_move_is_answered_in_the_language_the_client_chose(table) -> None:
     url, anna, base = table
     english = "'99' is not a roll of two dice (write it like 54)"
-    assert refusal(url + "&lang=sv", "announce 99")["error"] == \
+    assert refusal(url + "?lang=sv", "announce 99", anna)["error"] == \
         "'99' är inget kast med två tärningar (skriv det som 54)"
-    assert refusal(url, "announce 99", {"Cookie": "kastkopp_lang=da"})["error"] == \
+    assert refusal(url, "announce 99", {**anna, "Cookie": "kastkopp_lang=da"})["error"] == \
         "'99' er ikke et slag med to terninger (skriv det som 54)"
-    assert refusal(url, "announce 99", {"Accept-Language": "sv-SE,sv;q=0.9"})["error"] == \
+    assert refusal(url, "announce 99", {**anna, "Accept-Language": "sv-SE,sv;q=0.9"})["error"] == \
         "'99' är inget kast med två tärningar (skriv det som 54)"
-    assert refusal(url, "announce 99")["error"] == english
-    assert refusal(url + "&lang=xx", "announce 99")["error"] == english
+    assert refusal(url, "announce 99", anna)["error"] == english
+    assert refusal(url + "?lang=xx", "announce 99", anna)["error"] == english
     # nothing changed, whatever the language of the refusal
     with httpx.Client(base_url=base) as client:
         seq = client.get(f"/api/tables/{url.split('/')[-2]}").json()["seq"]
@@ -74,10 +74,10 @@ def test_an_illegal_move_is_answered_in_the_language_the_client_chose(table) -> 
 
 
 def test_the_servers_own_refusals_speak_the_language_too(table) -> None:
-    url, _, _ = table
-    reply = refusal(url + "&lang=sv", "roll")  # out of order: Anna has rolled and announces
+    url, anna, _ = table
+    reply = refusal(url + "?lang=sv", "roll", anna)  # out of order: Anna has rolled and announces
     assert reply["error"].startswith("du har slagit; utropa nu ett värde (t.ex. 'säg ")
-    with connect(url + "&lang=da", open_timeout=10) as ws:
+    with connect(url + "?lang=da", additional_headers=anna, open_timeout=10) as ws:
         while (frame := json.loads(ws.recv(timeout=10)))["type"] != "state":
             pass
         ws.send(json.dumps({"action": "roll", "seq": frame["seq"] + 5}))

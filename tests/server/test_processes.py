@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 from servertools import ServerProcess
@@ -28,9 +31,10 @@ def new_table(server: ServerProcess, headers: dict[str, str], players: int,
     return str(response.json()["id"])
 
 
-def ws_url(server: ServerProcess, table_id: str, headers: dict[str, str]) -> str:
-    return f"{server.ws_url}/api/tables/{table_id}/ws?token=" + \
-        headers["Authorization"].split()[1]
+def seat(server: ServerProcess, table_id: str, headers: dict[str, str]) -> Any:
+    """A WebSocket to the table as the account of ``headers`` (its bearer token)."""
+    return connect(f"{server.ws_url}/api/tables/{table_id}/ws", additional_headers=headers,
+                   open_timeout=10)
 
 
 def next_state(ws) -> dict:
@@ -75,12 +79,12 @@ def test_the_ndjson_streams_tell_a_bot_its_turns_and_take_posted_actions(tmp_pat
     assert verify_log(httpx.get(f"{server.url}/api/tables/{table_id}/log").json()) == []
 
 
-def play_acknowledged(url: str, stop: threading.Event, acked: list[tuple[int, str]],
-                      seed: int) -> None:
+def play_acknowledged(socket: Callable[[], Any], stop: threading.Event,
+                      acked: list[tuple[int, str]], seed: int) -> None:
     """Play random moves, recording (seq sent, action) of every acknowledged one."""
     rng = random.Random(seed)
     try:
-        with connect(url, open_timeout=10) as ws:
+        with socket() as ws:
             pending: dict[int, tuple[int, str]] = {}
             while not stop.is_set():
                 frame = json.loads(ws.recv(timeout=10))
@@ -110,7 +114,8 @@ def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(db_url, serv
     stop = threading.Event()
     acked: dict[str, list[tuple[int, str]]] = {t: [] for t in tables}
     players = [threading.Thread(target=play_acknowledged,
-                                args=(ws_url(server, t, anna), stop, acked[t], i))
+                                args=(functools.partial(seat, server, t, anna), stop,
+                                      acked[t], i))
                for i, t in enumerate(tables)]
     for thread in players:
         thread.start()
@@ -134,14 +139,14 @@ def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(db_url, serv
             assert log["events"][seq] == {"seq": seq, "type": "action", "seat": 0,
                                           "action": action}
         # the table resumes exactly where it was: frames continue from the log
-        with connect(ws_url(restarted, table_id, anna), open_timeout=10) as ws:
+        with seat(restarted, table_id, anna) as ws:
             frame = next_state(ws)
         assert frame["seq"] >= len(log["events"])
         assert frame["status"] in ("playing", "over")
     # and every resumed game can be played to its end, with a fair log
     stop = threading.Event()
     for table_id in tables:
-        play_acknowledged(ws_url(restarted, table_id, anna), stop, [], 99)
+        play_acknowledged(functools.partial(seat, restarted, table_id, anna), stop, [], 99)
         log = httpx.get(f"{restarted.url}/api/tables/{table_id}/log").json()
         assert Table.from_json(log).state.is_over()
         assert verify_log(log) == []
@@ -157,7 +162,8 @@ def test_kastkopp_verify_checks_every_roll_of_a_served_log(tmp_path, servers):
     anna = guest(server, "Anna")
     table_id = new_table(server, anna, 2, [None, "bot:random"])
     httpx.post(f"{server.url}/api/tables/{table_id}/start", json={}, headers=anna)
-    play_acknowledged(ws_url(server, table_id, anna), threading.Event(), [], 4)
+    play_acknowledged(functools.partial(seat, server, table_id, anna), threading.Event(),
+                      [], 4)
     path = tmp_path / "table.json"
     path.write_text(httpx.get(f"{server.url}/api/tables/{table_id}/log").text)
     result = CliRunner().invoke(app, ["verify", str(path)])
@@ -199,8 +205,8 @@ def test_two_processes_on_one_postgresql_serve_one_table(postgres_url, redis_url
                       headers=anna).status_code == 200
     rng = random.Random(11)
     seen: dict[str, list[int]] = {"anna": [], "bo": []}
-    with connect(ws_url(first, table_id, anna), open_timeout=10) as ws_a, \
-            connect(ws_url(second, table_id, bo), open_timeout=10) as ws_b:
+    with seat(first, table_id, anna) as ws_a, \
+            seat(second, table_id, bo) as ws_b:
         sockets = {"anna": ws_a, "bo": ws_b}
         over: set[str] = set()
         deadline = time.monotonic() + 60
@@ -279,7 +285,7 @@ def test_a_match_goes_on_after_kill_9_between_its_games(tmp_path, servers):
         "format": "match", "game": "mia", "players": [name, "bot:random"],
         "best_of": 3}).json()["id"]
     first = httpx.get(f"{server.url}/api/series/{series_id}").json()["tables"][0]["id"]
-    play_acknowledged(ws_url(server, first, anna), threading.Event(), [], 1)
+    play_acknowledged(functools.partial(seat, server, first, anna), threading.Event(), [], 1)
     server.kill()  # right after the first game ended
     restarted = ServerProcess(db).start()
     servers.append(restarted)
@@ -292,7 +298,8 @@ def test_a_match_goes_on_after_kill_9_between_its_games(tmp_path, servers):
         for table in summary["tables"]:
             if table["status"] == "playing" and table["id"] not in played:
                 played.add(table["id"])
-                play_acknowledged(ws_url(restarted, table["id"], anna), threading.Event(),
+                play_acknowledged(functools.partial(seat, restarted, table["id"], anna),
+                                  threading.Event(),
                                   [], len(played))
         time.sleep(0.05)
     assert summary["status"] == "over" and summary["winner"] in (name, "bot:random")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from servertools import Frames, guest, new_table, play_by_websocket, token
+from servertools import Frames, guest, new_table, play_by_websocket
 
 from kastkopp.engine import Table
 
@@ -18,7 +18,7 @@ def test_a_finished_game_replays_position_by_position_from_every_seat(client) ->
     early = client.get(f"{url}/replay")
     assert early.status_code == 400
     assert early.json()["detail"] == "the replay opens when the game is over"
-    with client.websocket_connect(f"{url}/ws?token={token(anna)}") as ws:
+    with client.websocket_connect(f"{url}/ws", headers=anna) as ws:
         last = play_by_websocket(ws, random.Random(4), Frames())
     replay = client.get(f"{url}/replay").json()
     log = client.get(f"{url}/log").json()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from servertools import Frames, guest, play_by_websocket, token
+from servertools import Frames, guest, play_by_websocket
 
 from kastkopp.engine import verify_log
 
@@ -78,8 +78,8 @@ def test_a_person_plays_a_match_against_a_bot_table_by_table(client):
         for table in summary["tables"]:
             if table["status"] == "playing" and table["id"] not in played:
                 played.add(table["id"])
-                with client.websocket_connect(f"/api/tables/{table['id']}/ws?token="
-                                              f"{token(anna)}") as ws:
+                with client.websocket_connect(f"/api/tables/{table['id']}/ws",
+                                              headers=anna) as ws:
                     play_by_websocket(ws, random.Random(len(played)), Frames())
         time.sleep(0.02)
     assert summary["status"] == "over" and summary["winner"] in (name, "bot:random")

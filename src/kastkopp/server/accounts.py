@@ -2,7 +2,7 @@
 
 A token is 32 random bytes shown once; the database keeps only its SHA-256. Browsers get
 it in an HttpOnly cookie (``Secure`` over HTTPS), bots and scripts send it as
-``Authorization: Bearer <token>`` — or, for WebSockets opened by a script, ``?token=``.
+``Authorization: Bearer <token>`` (never in a URL, where logs would keep it).
 Guests are accounts without a password whose name is their nickname plus a short tag.
 """
 
@@ -15,6 +15,7 @@ import secrets
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kastkopp.engine import KastkoppError
@@ -29,6 +30,10 @@ _hasher = PasswordHasher()
 
 class AccountError(KastkoppError):
     """A registration, login or password change that cannot be done, with the reason."""
+
+
+class NameTaken(AccountError):
+    """The name was taken, perhaps by someone else a moment earlier (a 409)."""
 
 
 class NotAuthenticated(KastkoppError):
@@ -66,10 +71,11 @@ def register(session: Session, name: str, password: str) -> Account:
     check_name(name)
     check_password(password)
     if session.scalar(select(Account).where(Account.name == name)) is not None:
-        raise AccountError("the name '{name}' is taken", name=name)
-    account = Account(name=name, password_hash=_hasher.hash(password), guest=False)
-    session.add(account)
-    session.flush()
+        raise NameTaken("the name '{name}' is taken", name=name)
+    account = _insert(session, Account(name=name, password_hash=_hasher.hash(password),
+                                       guest=False))
+    if account is None:  # registered by someone else between the look and the insert
+        raise NameTaken("the name '{name}' is taken", name=name)
     return account
 
 
@@ -77,11 +83,23 @@ def guest(session: Session, nickname: str) -> Account:
     check_name(nickname[:19] or "-")
     for _ in range(20):
         name = f"{nickname[:19]}~{secrets.token_hex(2)}"
-        if session.scalar(select(Account).where(Account.name == name)) is None:
-            break
-    account = Account(name=name, password_hash=None, guest=True)
-    session.add(account)
-    session.flush()
+        if session.scalar(select(Account).where(Account.name == name)) is not None:
+            continue
+        account = _insert(session, Account(name=name, password_hash=None, guest=True))
+        if account is not None:
+            return account
+    raise NameTaken("no free guest name for '{nickname}' now; try another nickname",
+                    nickname=nickname[:19])
+
+
+def _insert(session: Session, account: Account) -> Account | None:
+    """The account added, or ``None`` when its name was taken meanwhile (the unique key
+    decides races between requests; the session stays usable)."""
+    try:
+        with session.begin_nested():
+            session.add(account)
+    except IntegrityError:
+        return None
     return account
 
 

@@ -31,12 +31,15 @@ from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import select
+from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
 from kastkopp.engine import IllegalAction, KastkoppError, Message, registered
 from kastkopp.locale.messages import translate
-from kastkopp.server import accounts, hints, pages, stats, wire
+from kastkopp.server import accounts, hints, origin, pages, stats, wire
+from kastkopp.server.bodies import StrictJson
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
+from kastkopp.server.redact import hide_tokens_in_logs
 from kastkopp.server.series import SeriesRunner
 from kastkopp.store import Account, GameTable, Store
 from kastkopp.strategy import bot_help, bot_names
@@ -157,7 +160,9 @@ class StartBody(BaseModel):
 
 class ActionBody(BaseModel):
     action: str = Field(max_length=200, examples=["call"])
-    seq: int = Field(ge=0, description="the sequence number of the position you saw")
+    # strict: "1", 5.0 or true are not the sequence number of any position
+    seq: int = Field(ge=0, strict=True,
+                     description="the sequence number of the position you saw")
 
 
 class CreateSeries(BaseModel):
@@ -189,10 +194,7 @@ def hub_of(request: Request) -> Hub:
 
 
 def token_of(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    if header.lower().startswith("bearer "):
-        return header[7:].strip()
-    return request.cookies.get(accounts.COOKIE)
+    return origin.bearer(request.headers) or request.cookies.get(accounts.COOKIE)
 
 
 def current(request: Request) -> Account:
@@ -217,14 +219,19 @@ Me = Annotated[Account, Depends(current)]
 def create_app(db: str | None = None, *, redis_url: str | None = None,
                bot_delay: float = 0.0, migrate: bool = True,
                maexchen: tuple[str, int] | None = None,
-               maexchen_timeout: float = 0.25) -> KastkoppApp:
+               maexchen_timeout: float = 0.25,
+               origins: list[str] | None = None) -> KastkoppApp:
     """The server as an ASGI app; the database is migrated and the tables resumed on start.
 
     With ``maexchen=(host, port)`` a Mäxchen bot-competition server (UDP) runs alongside
     for the app's lifetime, as ``app.state.maexchen``; each of its rounds is a watch-only
     table (``app.state.maexchen_tables``).
+
+    ``origins`` are the sites besides the server's own whose pages may act for a logged-in
+    browser (else ``KASTKOPP_ORIGINS``; see :mod:`kastkopp.server.origin`).
     """
     store = Store(db)
+    allowed = origin.configured_origins(origins)
     bridge = None
     if redis_url:
         from kastkopp.server.pubsub import RedisBridge
@@ -233,6 +240,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hide_tokens_in_logs()
         if migrate:
             await asyncio.to_thread(store.migrate)
         hub = Hub(store, bot_delay=bot_delay,
@@ -267,11 +275,15 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     app = KastkoppApp(title="kastkopp", version="0.1.0", lifespan=lifespan,
                   description="Scandinavian dice games online: tables, bots, fair dice.")
     app.state.store = store
+    # the outermost first: a request from another site is refused before its body is read
+    app.add_middleware(StrictJson, respond=refused)
+    app.add_middleware(origin.SameOrigin, cookie=accounts.COOKIE, allowed=allowed,
+                       respond=refused)
 
     @app.exception_handler(KastkoppError)
     async def kastkopp_error(request: Request, exc: KastkoppError) -> JSONResponse:
         status = 401 if isinstance(exc, accounts.NotAuthenticated) else \
-            409 if isinstance(exc, StaleAction) else \
+            409 if isinstance(exc, StaleAction | accounts.NameTaken) else \
             404 if isinstance(exc, TableError) and str(exc).startswith("there is no") else 400
         # in the language the request asks for (a page: its cookie or the browser's), else
         # English; always the template and parameters, for programs that translate
@@ -470,11 +482,16 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         """``WS /api/tables/{table_id}/ws``: one client at one table (see KastkoppApp)."""
         websocket = WebSocket(scope, receive, send)
         hub: Hub = websocket.app.state.hub
-        token = websocket.query_params.get("token") or websocket.cookies.get(accounts.COOKIE)
-        header = websocket.headers.get("authorization", "")
-        if header.lower().startswith("bearer "):
-            token = header[7:].strip()
+        lang = pages.language(websocket)
+        token = origin.bearer(websocket.headers) or websocket.cookies.get(accounts.COOKIE)
         await websocket.accept()
+        why = origin.socket_refusal(websocket, allowed)
+        if why is not None:
+            await websocket.send_text(wire.dumps({
+                "type": "error", "code": why.code, "error": translate(why.message, lang),
+                **why.message.to_json()}))
+            await websocket.close(code=why.close)
+            return
         try:
             live = await hub.get(table_id)
         except KastkoppError as exc:
@@ -489,7 +506,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                     {"type": "error", "error": "the token is not valid; log in again"}))
                 await websocket.close(code=4401)
                 return
-        await _play(hub, live, receive, send, account, pages.language(websocket))
+        await _play(hub, live, receive, send, account, lang)
 
     app.play_socket = play
 
@@ -534,6 +551,13 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
 
     pages.mount(app)
     return app
+
+
+def refused(connection: HTTPConnection, message: Message, code: str,
+            status: int = 403) -> Response:
+    """A request refused before any route saw it, in the language it asks for."""
+    return JSONResponse({"detail": translate(message, pages.language(connection)),
+                         "code": code, **message.to_json()}, status_code=status)
 
 
 def _account(store: Store, token: str | None) -> Account | None:
