@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -77,6 +78,8 @@ class ServerProcess:
     db: str
     redis: str | None = None
     port: int = field(default_factory=free_port)
+    log_level: str = "warning"
+    log: Path | None = None  # where the server's log lines go (else the test's stderr)
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -89,10 +92,13 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "kastkopp.server", "--port", str(self.port),
-                   "--db", self.db, "--log-level", "warning"]
+                   "--db", self.db, "--log-level", self.log_level]
         if self.redis:
             command += ["--redis", self.redis]
-        self.process = subprocess.Popen(command)
+        output = None if self.log is None else self.log.open("ab")
+        self.process = subprocess.Popen(command, stdout=output, stderr=output)
+        if output is not None:
+            output.close()  # the child has its own copy
         import httpx
 
         deadline = time.monotonic() + 30

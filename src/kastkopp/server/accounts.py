@@ -32,10 +32,6 @@ class AccountError(KastkoppError):
     """A registration, login or password change that cannot be done, with the reason."""
 
 
-class NameTaken(AccountError):
-    """The name was taken, perhaps by someone else a moment earlier (a 409)."""
-
-
 class NotAuthenticated(KastkoppError):
     """No valid session cookie or token came with the request."""
 
@@ -71,11 +67,11 @@ def register(session: Session, name: str, password: str) -> Account:
     check_name(name)
     check_password(password)
     if session.scalar(select(Account).where(Account.name == name)) is not None:
-        raise NameTaken("the name '{name}' is taken", name=name)
+        raise AccountError("the name '{name}' is taken", name=name)
     account = _insert(session, Account(name=name, password_hash=_hasher.hash(password),
                                        guest=False))
     if account is None:  # registered by someone else between the look and the insert
-        raise NameTaken("the name '{name}' is taken", name=name)
+        raise AccountError("the name '{name}' is taken", name=name)
     return account
 
 
@@ -88,7 +84,7 @@ def guest(session: Session, nickname: str) -> Account:
         account = _insert(session, Account(name=name, password_hash=None, guest=True))
         if account is not None:
             return account
-    raise NameTaken("no free guest name for '{nickname}' now; try another nickname",
+    raise AccountError("no free guest name for '{nickname}' now; try another nickname",
                     nickname=nickname[:19])
 
 

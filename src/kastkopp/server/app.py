@@ -283,7 +283,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     @app.exception_handler(KastkoppError)
     async def kastkopp_error(request: Request, exc: KastkoppError) -> JSONResponse:
         status = 401 if isinstance(exc, accounts.NotAuthenticated) else \
-            409 if isinstance(exc, StaleAction | accounts.NameTaken) else \
+            409 if isinstance(exc, StaleAction) else \
             404 if isinstance(exc, TableError) and str(exc).startswith("there is no") else 400
         # in the language the request asks for (a page: its cookie or the browser's), else
         # English; always the template and parameters, for programs that translate
