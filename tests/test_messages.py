@@ -28,7 +28,8 @@ LOCALE = SRC / "locale"
 # The sources the catalog script reads (babel-errors.cfg) and the keywords it extracts.
 SOURCES = [SRC / "engine.py", SRC / "stakes.py", *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
-                                                 "hints.py", "origin.py", "bodies.py"))]
+                                                 "hints.py", "origin.py", "bodies.py",
+                                                 "series.py"))]
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
           "NotAuthenticated", "ChatError", "HintError")
 KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2)}

@@ -102,3 +102,71 @@ def test_a_series_refuses_unknown_players_and_formats_with_a_reason(client):
         response = client.post("/api/series", headers=anna, json=body)
         assert response.status_code == 400, body
         assert reason in response.json()["detail"], (body, response.json())
+
+
+def registered(client, name: str) -> dict[str, str]:
+    response = client.post("/api/account/register",
+                           json={"name": name, "password": "hemligt-ord"})
+    assert response.status_code == 200, response.text
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+def seated_accounts(client, table_id: str) -> list[int | None]:
+    return [s["account"] for s in client.get(f"/api/tables/{table_id}").json()["seats"]]
+
+
+def test_a_registered_player_is_seated_in_a_series_only_after_accepting(client):
+    bo = registered(client, "bo")
+    bo_id = client.get("/api/account", headers=bo).json()["id"]
+    anna = guest(client, "Anna")
+    name = client.get("/api/account", headers=anna).json()["name"]
+    made = client.post("/api/series", headers=anna, json={
+        "format": "match", "game": "mia", "players": [name, "bo"], "best_of": 3})
+    assert made.status_code == 201, made.text
+    series = made.json()
+    assert series["status"] == "inviting" and series["tables"] == []
+    assert series["invitations"] == {"bo": "invited"}
+    assert client.get("/api/tables", params={"status": "open"}).json() == []
+    # Bo is asked; nobody else can answer for him
+    assert [s["id"] for s in client.get("/api/account/invitations", headers=bo).json()] == \
+        [series["id"]]
+    assert client.get("/api/account/invitations", headers=anna).json() == []
+    for_him = client.post(f"/api/series/{series['id']}/accept", headers=anna)
+    assert for_him.status_code == 400
+    assert for_him.json()["detail"] == f"you are not invited to the series '{series['id']}'"
+    assert client.get(f"/api/series/{series['id']}").json()["tables"] == []
+    # he accepts: the first game is made and started with him in it
+    accepted = client.post(f"/api/series/{series['id']}/accept", headers=bo)
+    assert accepted.status_code == 200, accepted.text
+    summary = accepted.json()
+    assert summary["status"] == "playing" and summary["invitations"] == {"bo": "accepted"}
+    (table,) = summary["tables"]
+    assert table["status"] == "playing" and bo_id in seated_accounts(client, table["id"])
+    assert client.get("/api/account/invitations", headers=bo).json() == []
+    again = client.post(f"/api/series/{series['id']}/accept", headers=bo)
+    assert again.status_code == 400 and "answered" in again.json()["detail"]
+
+
+def test_a_declined_invitation_means_the_series_is_never_played(client):
+    bo, carl = registered(client, "bo"), registered(client, "carl")
+    anna = guest(client, "Anna")
+    made = client.post("/api/series", headers=anna, json={
+        "format": "knockout", "game": "mia", "players": ["bo", "carl", "bot:random"]})
+    series_id = made.json()["id"]
+    assert made.json()["invitations"] == {"bo": "invited", "carl": "invited"}
+    declined = client.post(f"/api/series/{series_id}/decline?lang=sv", headers=carl)
+    assert declined.status_code == 200
+    assert declined.json()["status"] == "declined" and declined.json()["tables"] == []
+    late = client.post(f"/api/series/{series_id}/accept?lang=sv", headers=bo)
+    assert late.status_code == 400
+    assert late.json()["detail"] == f"inbjudan till serien '{series_id}' är redan besvarad"
+    assert client.get(f"/api/series/{series_id}").json()["tables"] == []
+
+
+def test_guests_and_bots_named_by_someone_else_are_seated_at_once(client):
+    cid = client.get("/api/account", headers=guest(client, "Cid")).json()["name"]
+    anna = guest(client, "Anna")
+    made = client.post("/api/series", headers=anna, json={
+        "format": "match", "game": "mia", "players": [cid, "bot:random"]})
+    assert made.json()["status"] == "playing" and made.json()["invitations"] == {}
+    assert len(made.json()["tables"]) == 1

@@ -12,7 +12,8 @@ Routes (all JSON; errors are ``{"detail": "<one line a player understands>"}``):
 - ``WS /api/tables/{id}/ws`` — frames ``{"type": "state", "seq", "view", "legal", ...}``;
   send ``{"action": "<notation>", "seq": <seq seen>, "id": <any>}``, get ``ack`` or ``error``
 - ``GET /api/stream/event`` and ``/api/stream/table/{id}`` — NDJSON, one event a line
-- ``POST /api/series``, ``GET /api/series/{id}`` — matches, chouettes and knockouts
+- ``POST /api/series``, ``GET /api/series/{id}`` — matches, chouettes and knockouts;
+  ``POST /api/series/{id}/accept|decline``, ``GET /api/account/invitations`` — consent
 - ``GET /api/stats/{game}``, ``/api/ratings/{game}``, ``/api/players/{name}/history``
 - ``GET /tables/{id}`` — older invite links, sent on to the table's page ``/play/{id}``
 """
@@ -513,13 +514,39 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     # -- matches and tournaments -----------------------------------------------------------
     @app.post("/api/series", status_code=201, tags=["series"])
     async def create_series(body: CreateSeries, request: Request, me: Me) -> dict[str, Any]:
-        """Start a match, chouette or knockout: its tables are made and started as it goes."""
+        """Start a match, chouette or knockout: its tables are made and started as it goes.
+
+        A registered player other than you is invited and must accept first
+        (``POST /api/series/{id}/accept``); guests and bots are seated at once."""
         runner: SeriesRunner = request.app.state.series
         series_id = await asyncio.to_thread(
             runner.create, me, body.format, body.game, body.preset, dict(body.rules),
             [p.strip() for p in body.players], body.best_of, body.games)
         await runner.advance(series_id)
         return await asyncio.to_thread(runner.summary, series_id)
+
+    @app.post("/api/series/{series_id}/accept", tags=["series"])
+    async def accept_series(series_id: TableId, request: Request, me: Me) -> dict[str, Any]:
+        """Accept an invitation: the series starts once every invited player has."""
+        runner: SeriesRunner = request.app.state.series
+        await asyncio.to_thread(runner.answer, series_id, me, True)
+        await runner.advance(series_id)
+        return await asyncio.to_thread(runner.summary, series_id)
+
+    @app.post("/api/series/{series_id}/decline", tags=["series"])
+    async def decline_series(series_id: TableId, request: Request,
+                             me: Me) -> dict[str, Any]:
+        """Decline an invitation: the series is not played."""
+        runner: SeriesRunner = request.app.state.series
+        await asyncio.to_thread(runner.answer, series_id, me, False)
+        return await asyncio.to_thread(runner.summary, series_id)
+
+    @app.get("/api/account/invitations", tags=["account"])
+    async def invitations(request: Request, me: Me) -> list[dict[str, Any]]:
+        """The series you are invited to and have not answered."""
+        runner: SeriesRunner = request.app.state.series
+        ids = await asyncio.to_thread(runner.invitations, me)
+        return [await asyncio.to_thread(runner.summary, i) for i in ids]
 
     @app.get("/api/series/{series_id}", tags=["series"])
     async def series(series_id: TableId, request: Request) -> dict[str, Any]:

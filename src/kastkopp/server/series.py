@@ -8,6 +8,9 @@ A series is one of
 - ``knockout``: a bracket (byes for the top seeds), every pairing a match of ``best_of``.
 
 Players are account names or bots (``bot:random``; ``bot:random#2`` for a second one).
+A registered player named by someone else is invited, not seated: the series is
+``inviting`` until every one of them accepts (then ``playing``), and ``declined`` for good
+once one of them declines. Guests and bots are seated as they are named.
 Each game is an ordinary table of the server — same log, dice, clocks and views — that the
 series creates and starts by itself. When a table ends, its winner is recorded in the
 library value (a drawn game is replayed), which is stored, and the next tables are made.
@@ -28,7 +31,7 @@ from kastkopp.dice import CommitRevealDice
 from kastkopp.engine import Game
 from kastkopp.matches import Chouette, Knockout, Match, check_best_of, seat_for_game
 from kastkopp.server.hub import Hub, TableError, check_rules
-from kastkopp.store import Account, GameTable, Seat, Series, SeriesTable
+from kastkopp.store import Account, GameTable, Seat, Series, SeriesInvite, SeriesTable
 from kastkopp.strategy import bot_names
 
 FORMATS = ("match", "chouette", "knockout")
@@ -65,30 +68,37 @@ class SeriesRunner:
                games: int | None) -> str:
         """Check and store a new series (in a worker thread); returns its id."""
         if fmt not in FORMATS:
-            raise TableError(f"a series is a {', '.join(FORMATS)}, not '{fmt}'")
+            raise TableError("a series is a {formats}, not '{format}'",
+                             formats=", ".join(FORMATS), format=fmt)
         game = check_rules(game_name, preset, rules, 2)
         check_best_of(best_of)
         known = bot_names(game.name)
+        invited: dict[int, None] = {}  # registered players other than the owner, in order
         with self.hub.store.session() as session:
             for label in players:
                 bot = bot_of(label)
                 if bot is not None:
                     if bot not in known:
-                        raise TableError(f"no bot '{bot}' for {game.name} "
-                                         f"(bots: {', '.join(known)})")
-                elif session.scalar(select(Account).where(Account.name == label)) is None:
-                    raise TableError(f"no player is called '{label}'")
+                        raise TableError("no bot '{name}' for {game} (bots: {bots})",
+                                         name=bot, game=game.name, bots=", ".join(known))
+                    continue
+                account = session.scalar(select(Account).where(Account.name == label))
+                if account is None:
+                    raise TableError("no player is called '{name}'", name=label)
+                if not account.guest and account.id != owner.id:
+                    invited[account.id] = None
         value: Value
         if fmt == "match":
             if len(players) != 2:
-                raise TableError(f"a match is between two players, not {len(players)}")
+                raise TableError("a match is between two players, not {count}",
+                                 count=len(players))
             value = Match((players[0], players[1]), best_of)
         elif fmt == "chouette":
             if len(players) < 3:
                 raise TableError("a chouette needs three players or more")
             if games is None or not 1 <= games <= MAX_CHOUETTE_GAMES:
-                raise TableError(f"say how many games the chouette lasts (1 to "
-                                 f"{MAX_CHOUETTE_GAMES})")
+                raise TableError("say how many games the chouette lasts (1 to {most})",
+                                 most=MAX_CHOUETTE_GAMES)
             value = Chouette(tuple(players))
         else:
             value = Knockout(tuple(players))
@@ -97,9 +107,50 @@ class SeriesRunner:
             session.add(Series(id=series_id, format=fmt, game=game.name, preset=preset,
                                rules=game.rules.to_json(), best_of=best_of,
                                games=games if fmt == "chouette" else None,
-                               state=value.to_json(), recorded=[], status="playing",
+                               state=value.to_json(), recorded=[],
+                               status="inviting" if invited else "playing",
                                owner_id=owner.id))
+            session.flush()
+            session.add_all(SeriesInvite(series_id=series_id, account_id=account_id,
+                                         answer="invited") for account_id in invited)
         return series_id
+
+    # -- consent -------------------------------------------------------------------------
+    def answer(self, series_id: str, account: Account, accept: bool) -> None:
+        """An invited player accepts or declines (in a worker thread). The series is
+        played once every invited player has accepted; one refusal cancels it."""
+        with self.hub.store.session() as session:
+            row = session.get(Series, series_id, with_for_update=True) \
+                if len(series_id) <= 16 else None
+            if row is None:
+                raise TableError("there is no series '{series}'", series=series_id)
+            invite = session.get(SeriesInvite, (series_id, account.id))
+            if invite is None:
+                raise TableError("you are not invited to the series '{series}'",
+                                 series=series_id)
+            if invite.answer != "invited" or row.status != "inviting":
+                raise TableError("the invitation to the series '{series}' is answered "
+                                 "already", series=series_id)
+            invite.answer = "accepted" if accept else "declined"
+            session.flush()
+            if not accept:
+                row.status = "declined"
+            elif all(i.answer == "accepted" for i in self._invites(session, series_id)):
+                row.status = "playing"
+
+    def invitations(self, account: Account) -> list[str]:
+        """The series waiting for the account's answer (in a worker thread)."""
+        with self.hub.store.session() as session:
+            return list(session.scalars(
+                select(SeriesInvite.series_id).join(Series)
+                .where(SeriesInvite.account_id == account.id,
+                       SeriesInvite.answer == "invited", Series.status == "inviting")
+                .order_by(Series.created_at)))
+
+    @staticmethod
+    def _invites(session: Any, series_id: str) -> list[SeriesInvite]:
+        return list(session.scalars(select(SeriesInvite)
+                                    .where(SeriesInvite.series_id == series_id)))
 
     # -- moving on -----------------------------------------------------------------------
     async def advance(self, series_id: str) -> None:
@@ -245,16 +296,19 @@ class SeriesRunner:
         with self.hub.store.session() as session:
             row = session.get(Series, series_id) if len(series_id) <= 16 else None
             if row is None:
-                raise TableError(f"there is no series '{series_id}'")
+                raise TableError("there is no series '{series}'", series=series_id)
             links = list(session.scalars(select(SeriesTable)
                                          .where(SeriesTable.series_id == series_id)))
             status = {t.id: t.status for t in session.scalars(
                 select(GameTable).where(GameTable.id.in_([lk.table_id for lk in links])))}
             value = value_of(row)
+            answers = {name: answer for name, answer in session.execute(
+                select(Account.name, SeriesInvite.answer).join(SeriesInvite)
+                .where(SeriesInvite.series_id == series_id))}
         data: dict[str, Any] = {
             "id": row.id, "format": row.format, "game": row.game, "preset": row.preset,
             "best_of": row.best_of, "games": row.games, "status": row.status,
-            "state": value.to_json(),
+            "state": value.to_json(), "invitations": answers,
             "tables": [{"id": lk.table_id, "status": status.get(lk.table_id),
                         "players": lk.slot["players"]}
                        for lk in sorted(links, key=lambda lk: lk.slot.get("n", 0))]}

@@ -32,14 +32,15 @@ from kastkopp.store.models import (
     ScoreSheet,
     Seat,
     Series,
+    SeriesInvite,
     SeriesTable,
     TableSetting,
     Token,
 )
 
 __all__ = ["Account", "Base", "ChatMessage", "GameTable", "KnownPlayer", "LogEvent",
-           "ScoreSheet", "Seat", "Series", "SeriesTable", "Store", "TableSetting", "Token",
-           "default_url"]
+           "ScoreSheet", "Seat", "Series", "SeriesInvite", "SeriesTable", "Store",
+           "TableSetting", "Token", "default_url"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 

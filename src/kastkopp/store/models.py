@@ -145,9 +145,23 @@ class Series(Base):
     games: Mapped[int | None] = mapped_column(Integer, nullable=True)  # chouette length
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     recorded: Mapped[list[Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(10))  # playing, over
+    status: Mapped[str] = mapped_column(String(10))  # inviting, playing, over, declined
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SeriesInvite(Base):
+    """A registered player named in someone else's series, who is seated only after
+    accepting: ``answer`` is ``invited``, ``accepted`` or ``declined``."""
+
+    __tablename__ = "series_invites"
+
+    series_id: Mapped[str] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            primary_key=True, index=True)
+    answer: Mapped[str] = mapped_column(String(10))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class SeriesTable(Base):
