@@ -19,7 +19,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table as RichTable
 
-from kastkopp.cli_support import console, errors, friendly, parse_rules
+from kastkopp.cli_support import clear_for_hand_over, console, errors, friendly, parse_rules
 from kastkopp.dice import DiceSource, SecureDice, SeededDice
 from kastkopp.engine import (
     Action,
@@ -160,7 +160,7 @@ class TerminalPlayer(Player):
             console.rule()
             typer.prompt(f"Pass the dice to {name} and press Enter", default="",
                          show_default=False, prompt_suffix=" ")
-            console.clear()
+            clear_for_hand_over()
         console.rule(f"{name}'s turn")
         console.print(self.game.render(view, self.names), highlight=False)
         options = [str(a) for a in legal]

@@ -21,6 +21,19 @@ errors = Console(stderr=True, soft_wrap=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# Erase the scrollback too (xterm's "ED 3"): after a plain clear the next player at the
+# keyboard could scroll back to the previous player's dice.
+CLEAR_SCROLLBACK = "\x1b[3J"
+
+
+def clear_for_hand_over() -> None:
+    """Clear the terminal's screen and its scrollback (nothing to clear off a pipe)."""
+    if not console.is_terminal or console.is_dumb_terminal:
+        return
+    console.clear()  # some terminals keep the cleared screen in the scrollback: erase next
+    console.file.write(CLEAR_SCROLLBACK)
+    console.file.flush()
+
 
 def friendly(func: F) -> F:
     """Turn the project's errors into one clear line and exit code 2, never a traceback."""
