@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
 from servertools import Frames, ServerProcess, guest, new_table, play_by_websocket, token
 from sqlalchemy import event, text
 from starlette.testclient import WebSocketDisconnect
 from websockets.sync.client import connect
+
+from kastkopp.server.app import create_app
 
 EVIL = "https://evil.example"
 
@@ -69,10 +73,6 @@ def test_a_cross_origin_websocket_with_a_bearer_token_is_a_programs_and_plays(cl
 
 
 def test_an_allowed_other_origin_may_open_the_socket(tmp_path):
-    from fastapi.testclient import TestClient
-
-    from kastkopp.server.app import create_app
-
     app = create_app(str(tmp_path / "k.db"), origins=["https://kastkopp.example"])
     with TestClient(app) as client:
         table_id, _, _ = started_table(client)
@@ -251,7 +251,8 @@ def rival_takes_the_name(client: Any) -> list[str]:
     def rival(connection: Any, cursor: Any, statement: str, parameters: Any,
               context: Any, many: bool) -> None:
         if statement.startswith("INSERT INTO accounts") and not taken:
-            name = next(p for p in parameters if isinstance(p, str))
+            name = parameters["name"] if isinstance(parameters, dict) else \
+                next(p for p in parameters if isinstance(p, str))  # SQLite's: in order
             taken.append(name)
             with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as other:
                 other.execute(text("INSERT INTO accounts (name, guest, created_at) "
@@ -260,7 +261,15 @@ def rival_takes_the_name(client: Any) -> list[str]:
     return taken
 
 
-def test_a_name_registered_by_someone_else_at_the_same_moment_is_a_clear_400(client):
+@pytest.fixture
+def any_client(db_url: str) -> Iterator[TestClient]:
+    """A client of an app on SQLite, and on PostgreSQL when it is there."""
+    with TestClient(create_app(db_url)) as test_client:
+        yield test_client
+
+
+def test_a_name_registered_by_someone_else_at_the_same_moment_is_a_clear_400(any_client):
+    client = any_client
     taken = rival_takes_the_name(client)
     response = client.post("/api/account/register",
                            json={"name": "anna", "password": "hemligt-ord"})
@@ -269,7 +278,8 @@ def test_a_name_registered_by_someone_else_at_the_same_moment_is_a_clear_400(cli
     assert response.json()["detail"] == "the name 'anna' is taken"
 
 
-def test_a_guest_name_taken_at_the_same_moment_gives_the_guest_another(client):
+def test_a_guest_name_taken_at_the_same_moment_gives_the_guest_another(any_client):
+    client = any_client
     taken = rival_takes_the_name(client)
     response = client.post("/api/account/guest", json={"nickname": "Anna"})
     assert response.status_code == 200, response.text
