@@ -143,6 +143,19 @@ def test_a_token_in_the_websocket_url_is_refused(client):
     assert closed.value.code == 4400
 
 
+def test_a_socket_with_a_token_that_opens_no_account_is_refused_in_its_language(client):
+    table_id, _, _ = started_table(client)
+    client.cookies.clear()
+    with client.websocket_connect(f"/api/tables/{table_id}/ws?lang=da",
+                                  headers={"Authorization": "Bearer not-a-token"}) as ws:
+        refusal = first_frame(ws)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert refusal == {"type": "error", "code": "not_authenticated",
+                       "error": "tokenet er ugyldigt; log ind igen"}
+    assert closed.value.code == 4401
+
+
 def test_the_access_log_of_a_played_game_holds_no_token(tmp_path, servers):
     log = tmp_path / "server.log"
     server = ServerProcess(str(tmp_path / "k.db"), log_level="info", log=log).start()

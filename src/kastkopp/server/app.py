@@ -496,7 +496,8 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         try:
             live = await hub.get(table_id)
         except KastkoppError as exc:
-            await websocket.send_text(json.dumps({"type": "error", "error": str(exc)}))
+            await websocket.send_text(json.dumps({"type": "error", "code": "not_found",
+                                                  "error": translate(exc, lang)}))
             await websocket.close(code=4404)
             return
         account = None
@@ -504,7 +505,8 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
             account = await asyncio.to_thread(_account, store, token)
             if account is None:
                 await websocket.send_text(json.dumps(
-                    {"type": "error", "error": "the token is not valid; log in again"}))
+                    {"type": "error", "code": "not_authenticated",
+                     "error": translate(BAD_TOKEN, lang)}))
                 await websocket.close(code=4401)
                 return
         await _play(hub, live, receive, send, account, lang)
@@ -634,6 +636,7 @@ async def _play(hub: Hub, live: LiveTable, receive: Receive, send: Send,
         sender.cancel()
 
 
+BAD_TOKEN = Message("the token is not valid; log in again")
 NOT_A_FRAME = Message('a frame is a JSON object like {"action": "call", "seq": 12}')
 ONLY_WATCHING = Message("log in to play; spectators only watch")
 
