@@ -276,7 +276,8 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     app = KastkoppApp(title="kastkopp", version="0.1.0", lifespan=lifespan,
                   description="Scandinavian dice games online: tables, bots, fair dice.")
     app.state.store = store
-    # the outermost first: a request from another site is refused before its body is read
+    # the last added runs first: a request from another site is refused before its body
+    # is read
     app.add_middleware(StrictJson, respond=refused)
     app.add_middleware(origin.SameOrigin, cookie=accounts.COOKIE, allowed=allowed,
                        respond=refused)
