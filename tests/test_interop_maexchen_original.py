@@ -508,3 +508,23 @@ def test_the_client_alone_on_kastkopps_server_plays_no_round_until_someone_comes
     assert played == 0 and not finished and points >= 3  # each lone round scored
     assert first.rounds_played == second.rounds_played == 2
     assert len(server.tables) >= 2
+
+
+def test_the_client_leaving_unregisters_from_the_server():
+    async def scenario():
+        server = MaexchenServer(answer_timeout=TIMEOUT, heartbeat=None)
+        address = await server.start("127.0.0.1", 0)
+        client = MaexchenClient("anna")
+        await client.connect(*address)
+        registered = server.players
+        client.leave()
+
+        async def gone() -> None:
+            while server.players:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(gone(), 2)
+        server.close()
+        return registered, client.transport.is_closing()
+
+    assert play(scenario) == (["anna"], True)

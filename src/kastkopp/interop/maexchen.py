@@ -1,45 +1,66 @@
 """The Mäxchen protocol: kastkopp's Mia as a bot-competition server, and a client for it.
 
-Mäxchen servers (the public conradthukral/maexchen and its descendants) let Mia bots play
-each other over UDP. One UTF-8 message per datagram, fields separated by ``;``, dice written
-high die first (``6,5``); a message whose token is not the one asked for is ignored.
+Mäxchen servers (the public conradthukral/maexchen and its descendants, such as the widely
+used signed/maexchen fork) let Mia bots play each other over UDP. One UTF-8 message per
+datagram, fields separated by ``;``, dice written high die first (``6,5``).
 
 ======================  ==================================================================
-client → server         ``REGISTER;name`` or ``REGISTER_SPECTATOR;name``
-server → client         ``REGISTERED``, ``REJECTED;INVALID_NAME``, ``REJECTED;NAME_ALREADY_TAKEN``
+client → server         ``REGISTER;name`` or ``REGISTER_SPECTATOR;name``; ``UNREGISTER``;
+                        ``ECHO;text``
+server → client         ``REGISTERED``, ``REJECTED;INVALID_NAME``, ``REJECTED;NAME_ALREADY_TAKEN``,
+                        ``UNREGISTERED``, ``ECHOING;text``, ``HEARTBEAT`` (every 2 s)
 each round              ``ROUND STARTING;token`` → ``JOIN;token``, then
-                        ``ROUND STARTED;n;p1,p2,...`` or ``ROUND CANCELED;NO_PLAYERS`` /
-                        ``ROUND CANCELED;ONLY_ONE_PLAYER``
+                        ``ROUND STARTED;n;p1,p2,...`` or ``ROUND CANCELED;NO_PLAYERS``
 a turn                  ``YOUR TURN;token`` → ``ROLL;token`` or ``SEE;token``
 after a roll            ``PLAYER ROLLS;name``, to the roller ``ROLLED;d1,d2;token`` →
                         ``ANNOUNCE;d1,d2;token``, then ``ANNOUNCED;name;d1,d2``
 after a see             ``PLAYER WANTS TO SEE;name``, ``ACTUAL DICE;d1,d2``
 end of round            ``PLAYER LOST;name[,name...];REASON``, ``SCORE;name:points,...``
+a lone player           ``ROUND STARTED;n;name``, ``ROUND CANCELED;ONLY_ONE_PLAYER``, ``SCORE``
 ======================  ==================================================================
 
 The rules are the Mia module's ``maexchen`` preset, played one Mäxchen round per kastkopp
 game (``rounds=1``): the server drives a :class:`~kastkopp.engine.Table`, so the order of
 values, "strictly higher", Mia revealing at once and who loses a see all come from
 :mod:`kastkopp.games.mia`. What the protocol adds is only what a network needs: a player who
-does not answer in time (``answer_timeout``, 250 ms by default), answers with the wrong
-command, or announces dice that are not higher loses the round, with a reason:
+does not answer in time (``answer_timeout``, 250 ms by default) or announces dice that are
+not higher loses the round, with a reason:
 
 ``SEE_BEFORE_FIRST_ROLL, LIED_ABOUT_MIA, ANNOUNCED_LOSING_DICE, DID_NOT_ANNOUNCE,
 DID_NOT_TAKE_TURN, INVALID_TURN, SEE_FAILED, CAUGHT_BLUFFING, MIA``.
 
 Every player in a round scores +1, every loser −1 (the preset's points scoring).
 
-Decisions where the protocol is silent, as its servers and bots expect them:
+Where bots can tell, the server does what the original does:
+
+- A message that is not the answer asked for (another command, another token, an
+  announcement that is no dice) is ignored, so a bot may still answer correctly in time;
+  a player who does not loses with ``DID_NOT_TAKE_TURN`` or ``DID_NOT_ANNOUNCE``.
+  (``INVALID_TURN`` is among the original's reasons but neither server ever gives it.)
+- An announcement is read from the leading numbers of its first two comma-separated parts
+  (:func:`read_announcement`): ``6,5,4`` is 6,5, ``5,6`` is 6,5.
+- A round only one player joins is started, scores that player and is canceled; a canceled
+  round is followed by ``SCORE`` when there are players.
+- ``SEE`` before the first roll is broadcast as ``PLAYER WANTS TO SEE`` before the loss.
+- From the signed fork: ``HEARTBEAT`` to every client every two seconds (``heartbeat``;
+  ``None`` sends none), ``UNREGISTER`` answered with ``UNREGISTERED`` (no more rounds for
+  that client; a question it was asked goes unanswered at once), ``ECHO;text`` answered with
+  ``ECHOING;text`` (``ECHOING;42`` without text) to anyone.
+
+Decisions of kastkopp's own, where bots do not notice or the original cannot be followed:
 
 - A round starts as soon as every registered player has joined, else when the answer
   timeout has passed; players who did not join sit the round out (no points, no loss).
-- Rounds are numbered by the rounds started; canceled rounds get no number.
-- When Mia is announced the dice are shown: ``ACTUAL DICE`` comes before ``PLAYER LOST``
-  as after a see.
-- Messages go to every registered player and spectator; a spectator's name is taken like a
-  player's (one name, one host). ``SCORE`` lists every registered player.
-- An announcement that cannot be read as two dice is an ``INVALID_TURN``; dice given low die
-  first (``5,6``) are read as players mean them.
+- Rounds are numbered by the rounds started (a lone player's too); a round nobody joined
+  gets no number.
+- With no players registered, spectators are told ``ROUND CANCELED;NO_PLAYERS``.
+- ``SCORE`` lists every registered player; a spectator's name is taken like a player's.
+- Announced numbers that are not faces of a die (``7,1``) are ignored like any malformed
+  answer (the original takes them for dice and compares 7,1 as 71).
+- Whitespace around a message (a bot's trailing newline) is ignored.
+
+The client counts as played only the rounds it was in from ``ROUND STARTED`` to
+``SCORE``: canceled rounds and a round under way when it came do not count.
 
 Usage::
 
@@ -641,6 +662,12 @@ class MaexchenClient(asyncio.DatagramProtocol):
         if self.transport is not None:
             self.transport.close()
 
+    def leave(self) -> None:
+        """Unregister and close: servers that know ``UNREGISTER`` (the signed fork's, and
+        kastkopp's) stop inviting this client; the original ignores it."""
+        self.send("UNREGISTER")
+        self.close()
+
     def send(self, message: str) -> None:
         if self.transport is not None and not self.transport.is_closing():
             self.transport.sendto(message.encode())
@@ -757,5 +784,5 @@ def bot_names() -> Sequence[str]:
 
 
 __all__ = ["REASONS", "MaexchenClient", "MaexchenServer", "RoundResult", "TableEvent",
-           "dice_text",
-           "parse_server", "read_dice", "running", "serve", "valid_name"]
+           "dice_text", "parse_server", "read_announcement", "read_dice", "running", "serve",
+           "valid_name"]
