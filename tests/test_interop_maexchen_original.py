@@ -22,7 +22,9 @@ import random
 import re
 
 import pytest
+from typer.testing import CliRunner
 
+from kastkopp.cli import app
 from kastkopp.dice import ScriptedDice, SeededDice
 from kastkopp.interop.maexchen import MaexchenClient, MaexchenServer, read_announcement
 
@@ -528,3 +530,10 @@ def test_the_client_leaving_unregisters_from_the_server():
         return registered, client.transport.is_closing()
 
     assert play(scenario) == (["anna"], True)
+
+
+def test_the_server_command_refuses_a_negative_heartbeat():
+    result = CliRunner().invoke(app, ["maexchen-server", "--port", "0", "--heartbeat-ms", "-5"])
+    assert result.exit_code != 0
+    assert "heartbeat must be 0 (none) or more ms, not -5" in result.output + result.stderr
+    assert "Traceback" not in result.output + result.stderr
