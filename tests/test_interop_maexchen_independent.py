@@ -7,11 +7,13 @@ order of values), the client loses rounds for reasons it never deserves, and thi
 
 from __future__ import annotations
 
+import itertools
 import random
 import socket
 import subprocess
 import sys
 import threading
+from collections import Counter
 from pathlib import Path
 
 ROUNDS = 4
@@ -54,8 +56,9 @@ class RawClient(threading.Thread):
     def play(self) -> None:
         self.send(("REGISTER_SPECTATOR;" if self.spectator else "REGISTER;") + self.name)
         claim = None
-        scores = 0
-        while scores < ROUNDS:
+        played = 0  # rounds played to their end: a canceled round is scored too
+        ended = False
+        while played < ROUNDS:
             data, _ = self.sock.recvfrom(4096)
             message = data.decode("utf-8")
             self.messages.append(message)
@@ -65,7 +68,9 @@ class RawClient(threading.Thread):
                 self.send("JOIN;not-a-token")  # a wrong token must be ignored
                 self.send(f"JOIN;{fields[1]}")
             elif kind == "ROUND STARTED":
-                claim = None
+                claim, ended = None, False
+            elif kind == "PLAYER LOST":
+                ended = True
             elif kind == "ANNOUNCED":
                 claim = fields[2]
             elif kind == "YOUR TURN":
@@ -77,8 +82,8 @@ class RawClient(threading.Thread):
                 if claim is not None and rank(dice) <= rank(claim):
                     dice = ORDER[rank(claim) + 1] if rank(claim) + 1 < len(ORDER) else dice
                 self.send(f"ANNOUNCE;{dice};{token}")
-            elif kind == "SCORE":
-                scores += 1
+            elif kind == "SCORE" and ended:
+                played, ended = played + 1, False
 
 
 def start_server() -> tuple[subprocess.Popen[str], tuple[str, int]]:
@@ -115,12 +120,16 @@ def test_an_independent_client_plays_rounds_on_the_kastkopp_server():
     for client in (*players, watcher):
         assert client.messages[0] == "REGISTERED"
     messages = watcher.messages
-    started = [m for m in messages if m.startswith("ROUND STARTED;")]
+    # rounds a lone player was invited to (had the two registered a moment apart) are
+    # started, canceled and scored, not played
+    started = [m for m in messages if m.startswith("ROUND STARTED;") and "," in m]
     lost = [m.split(";") for m in messages if m.startswith("PLAYER LOST;")]
-    scores = [m for m in messages if m.startswith("SCORE;")]
+    scores = [m for previous, m in itertools.pairwise(messages)
+              if m.startswith("SCORE;") and previous.startswith("PLAYER LOST;")]
     assert len(started) == len(lost) == len(scores) == ROUNDS
-    for number, message in enumerate(started, start=1):
-        assert message.split(";")[1] == str(number)
+    numbers = [int(message.split(";")[1]) for message in started]
+    assert numbers == sorted(numbers)
+    for message in started:
         assert sorted(message.split(";")[2].split(",")) == ["raw-anna", "raw-ben"]
     # this client always answers in time, in turn and higher: only the dice decide
     assert {reason for *_, reason in lost} <= {"MIA", "LIED_ABOUT_MIA", "SEE_FAILED",
@@ -128,8 +137,10 @@ def test_an_independent_client_plays_rounds_on_the_kastkopp_server():
     final = dict(entry.split(":") for entry in scores[-1].split(";")[1].split(","))
     losses = {name: sum(name in names.split(",") for _, names, _ in lost)
               for name in ("raw-anna", "raw-ben")}
+    alone = Counter(m.split(";")[2] for m in messages
+                    if m.startswith("ROUND STARTED;") and "," not in m)  # a point each
     assert {name: int(points) for name, points in final.items()} == {
-        name: ROUNDS - losses[name] for name in losses}
+        name: ROUNDS - losses[name] + alone[name] for name in losses}
     # every see is answered with the dice, high die first
     for index, message in enumerate(messages):
         if message.startswith("PLAYER WANTS TO SEE;"):

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import pytest
 
-from kastkopp.engine import load, registered
+from kastkopp.engine import RuleError, load, registered
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -100,8 +100,25 @@ def test_game_string_round_trips_with_house_rules():
 
 
 def test_unreadable_house_rule_is_a_clear_error():
-    with pytest.raises(Exception, match="write it like lives:1"):
+    with pytest.raises(pyspiel.SpielError, match="write it like lives:1"):
         spiel_game("mia", None, 2, rules="lives")
+
+
+@pytest.mark.parametrize(("game_string", "message"), [
+    ("kastkopp_mia(players=1)", "for 2 to 10 players, not 1"),
+    ("kastkopp_mia(preset=nope)", "unknown preset 'nope'"),
+    ("kastkopp_mia(rules=bogus:1)", "unknown rule 'bogus'"),
+    ("kastkopp_mia(rules=lives)", "write it like lives:1"),
+    ("kastkopp_liars_dice(players=2,rules=dice:0)", "dice"),
+])
+def test_bad_parameters_raise_openspiels_own_error(game_string, message):
+    """OpenSpiel's callers catch ``pyspiel.SpielError`` for a game that cannot be loaded;
+    kastkopp's reason is its message and its cause."""
+    with pytest.raises(pyspiel.SpielError, match=message) as raised:
+        pyspiel.load_game(game_string)
+    assert not isinstance(raised.value, RuleError)
+    assert isinstance(raised.value.__cause__, RuleError)
+    assert str(raised.value).startswith(game_string.partition("(")[0] + ": ")
 
 
 def test_a_roll_of_two_dice_is_two_chance_nodes_of_six_faces():

@@ -57,6 +57,9 @@ def app_with_maexchen(db_url: str) -> Any:
     port = free_udp_port()
     app = create_app(db_url, maexchen=("127.0.0.1", port), maexchen_timeout=0.5)
     with TestClient(app) as client:
+        # the first page rendered takes seconds on a busy machine: not while a bot's turn
+        # runs against the answer timeout
+        assert client.get("/lobby").status_code == 200
         yield client, ("127.0.0.1", port)
 
 

@@ -45,15 +45,20 @@ def maexchen_server(
                                           help="how long a player may take to answer"),
     rounds: int = typer.Option(0, "--rounds", help="stop after this many rounds (0: never)"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice and seating"),
+    heartbeat_ms: int = typer.Option(2000, "--heartbeat-ms",
+                                     help="HEARTBEAT to every client this often (0: never)"),
 ) -> None:
     """Run a Mäxchen bot-competition server (UDP) playing Mia's maexchen preset."""
     if not 0 <= port < 65536:
         raise KastkoppError(f"the port must be 0 to 65535, not {port}")
     if answer_timeout_ms < 1:
         raise KastkoppError(f"the answer timeout must be at least 1 ms, not {answer_timeout_ms}")
+    if heartbeat_ms < 0:
+        raise KastkoppError(f"the heartbeat must be 0 (none) or more ms, not {heartbeat_ms}")
     dice: DiceSource = SecureDice() if seed is None else SeededDice(seed)
     rng = random.SystemRandom() if seed is None else random.Random(seed)
-    server = MaexchenServer(answer_timeout=answer_timeout_ms / 1000, dice=dice, rng=rng)
+    server = MaexchenServer(answer_timeout=answer_timeout_ms / 1000, dice=dice, rng=rng,
+                            heartbeat=heartbeat_ms / 1000 or None)
 
     async def run() -> None:
         try:
@@ -101,7 +106,7 @@ def bot_maexchen(
         try:
             await client.run(rounds or None)
         finally:
-            client.close()
+            client.leave()
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())

@@ -1,45 +1,66 @@
 """The Mäxchen protocol: kastkopp's Mia as a bot-competition server, and a client for it.
 
-Mäxchen servers (the public conradthukral/maexchen and its descendants) let Mia bots play
-each other over UDP. One UTF-8 message per datagram, fields separated by ``;``, dice written
-high die first (``6,5``); a message whose token is not the one asked for is ignored.
+Mäxchen servers (the public conradthukral/maexchen and its descendants, such as the widely
+used signed/maexchen fork) let Mia bots play each other over UDP. One UTF-8 message per
+datagram, fields separated by ``;``, dice written high die first (``6,5``).
 
 ======================  ==================================================================
-client → server         ``REGISTER;name`` or ``REGISTER_SPECTATOR;name``
-server → client         ``REGISTERED``, ``REJECTED;INVALID_NAME``, ``REJECTED;NAME_ALREADY_TAKEN``
+client → server         ``REGISTER;name`` or ``REGISTER_SPECTATOR;name``; ``UNREGISTER``;
+                        ``ECHO;text``
+server → client         ``REGISTERED``, ``REJECTED;INVALID_NAME``, ``REJECTED;NAME_ALREADY_TAKEN``,
+                        ``UNREGISTERED``, ``ECHOING;text``, ``HEARTBEAT`` (every 2 s)
 each round              ``ROUND STARTING;token`` → ``JOIN;token``, then
-                        ``ROUND STARTED;n;p1,p2,...`` or ``ROUND CANCELED;NO_PLAYERS`` /
-                        ``ROUND CANCELED;ONLY_ONE_PLAYER``
+                        ``ROUND STARTED;n;p1,p2,...`` or ``ROUND CANCELED;NO_PLAYERS``
 a turn                  ``YOUR TURN;token`` → ``ROLL;token`` or ``SEE;token``
 after a roll            ``PLAYER ROLLS;name``, to the roller ``ROLLED;d1,d2;token`` →
                         ``ANNOUNCE;d1,d2;token``, then ``ANNOUNCED;name;d1,d2``
 after a see             ``PLAYER WANTS TO SEE;name``, ``ACTUAL DICE;d1,d2``
 end of round            ``PLAYER LOST;name[,name...];REASON``, ``SCORE;name:points,...``
+a lone player           ``ROUND STARTED;n;name``, ``ROUND CANCELED;ONLY_ONE_PLAYER``, ``SCORE``
 ======================  ==================================================================
 
 The rules are the Mia module's ``maexchen`` preset, played one Mäxchen round per kastkopp
 game (``rounds=1``): the server drives a :class:`~kastkopp.engine.Table`, so the order of
 values, "strictly higher", Mia revealing at once and who loses a see all come from
 :mod:`kastkopp.games.mia`. What the protocol adds is only what a network needs: a player who
-does not answer in time (``answer_timeout``, 250 ms by default), answers with the wrong
-command, or announces dice that are not higher loses the round, with a reason:
+does not answer in time (``answer_timeout``, 250 ms by default) or announces dice that are
+not higher loses the round, with a reason:
 
 ``SEE_BEFORE_FIRST_ROLL, LIED_ABOUT_MIA, ANNOUNCED_LOSING_DICE, DID_NOT_ANNOUNCE,
 DID_NOT_TAKE_TURN, INVALID_TURN, SEE_FAILED, CAUGHT_BLUFFING, MIA``.
 
 Every player in a round scores +1, every loser −1 (the preset's points scoring).
 
-Decisions where the protocol is silent, as its servers and bots expect them:
+Where bots can tell, the server does what the original does:
+
+- A message that is not the answer asked for (another command, another token, an
+  announcement that is no dice) is ignored, so a bot may still answer correctly in time;
+  a player who does not loses with ``DID_NOT_TAKE_TURN`` or ``DID_NOT_ANNOUNCE``.
+  (``INVALID_TURN`` is among the original's reasons but neither server ever gives it.)
+- An announcement is read from the leading numbers of its first two comma-separated parts
+  (:func:`read_announcement`): ``6,5,4`` is 6,5, ``5,6`` is 6,5.
+- A round only one player joins is started, scores that player and is canceled; a canceled
+  round is followed by ``SCORE`` when there are players.
+- ``SEE`` before the first roll is broadcast as ``PLAYER WANTS TO SEE`` before the loss.
+- From the signed fork: ``HEARTBEAT`` to every client every two seconds (``heartbeat``;
+  ``None`` sends none), ``UNREGISTER`` answered with ``UNREGISTERED`` (no more rounds for
+  that client; a question it was asked goes unanswered at once), ``ECHO;text`` answered with
+  ``ECHOING;text`` (``ECHOING;42`` without text) to anyone.
+
+Decisions of kastkopp's own, where bots do not notice or the original cannot be followed:
 
 - A round starts as soon as every registered player has joined, else when the answer
   timeout has passed; players who did not join sit the round out (no points, no loss).
-- Rounds are numbered by the rounds started; canceled rounds get no number.
-- When Mia is announced the dice are shown: ``ACTUAL DICE`` comes before ``PLAYER LOST``
-  as after a see.
-- Messages go to every registered player and spectator; a spectator's name is taken like a
-  player's (one name, one host). ``SCORE`` lists every registered player.
-- An announcement that cannot be read as two dice is an ``INVALID_TURN``; dice given low die
-  first (``5,6``) are read as players mean them.
+- Rounds are numbered by the rounds started (a lone player's too); a round nobody joined
+  gets no number.
+- With no players registered, spectators are told ``ROUND CANCELED;NO_PLAYERS``.
+- ``SCORE`` lists every registered player; a spectator's name is taken like a player's.
+- Announced numbers that are not faces of a die (``7,1``) are ignored like any malformed
+  answer (the original takes them for dice and compares 7,1 as 71).
+- Whitespace around a message (a bot's trailing newline) is ignored.
+
+The client counts as played only the rounds it was in from ``ROUND STARTED`` to
+``SCORE``: canceled rounds and a round under way when it came do not count.
 
 Usage::
 
@@ -64,11 +85,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from kastkopp.dice import DiceSource, SecureDice
 from kastkopp.engine import (
@@ -85,6 +107,7 @@ from kastkopp.games.mia import Announce, Call, Roll, read
 
 DEFAULT_PORT = 9000
 DEFAULT_ANSWER_TIMEOUT = 0.25
+DEFAULT_HEARTBEAT = 2.0  # seconds between HEARTBEATs, as the signed/maexchen fork sends them
 MAX_NAME_LENGTH = 20
 
 # Why a player lost a round.
@@ -101,6 +124,7 @@ REASONS = (SEE_BEFORE_FIRST_ROLL, LIED_ABOUT_MIA, ANNOUNCED_LOSING_DICE, DID_NOT
            DID_NOT_TAKE_TURN, INVALID_TURN, SEE_FAILED, CAUGHT_BLUFFING, MIA_REASON)
 
 Address = tuple[str, int]
+Answer = TypeVar("Answer")
 
 
 def valid_name(name: str) -> bool:
@@ -120,6 +144,31 @@ def read_dice(text: str) -> int:
     if len(parts) != 2 or not all(p.strip() in {"1", "2", "3", "4", "5", "6"} for p in parts):
         raise ValueError(f"'{text}' is not two dice written like 6,5")
     return read((int(parts[0]), int(parts[1])))
+
+
+_LEADING_INTEGER = re.compile(r"\s*([+-]?[0-9]+)")
+
+
+def _leading_integer(text: str) -> int | None:
+    """The number ``text`` begins with, read as JavaScript's ``parseInt`` reads it."""
+    found = _LEADING_INTEGER.match(text)
+    return int(found.group(1)) if found else None
+
+
+def read_announcement(text: str) -> int | None:
+    """Announced dice as the original server reads them, or ``None`` if they are no dice.
+
+    The original takes the number each of the first two comma-separated parts begins with:
+    ``6,5,4`` is 6,5 and ``6x,5`` is 6,5; either order. Numbers that are not faces of a die
+    (``7,1``, ``0,5``) are no dice here: such an answer is ignored like any malformed one.
+    """
+    parts = text.split(",")
+    if len(parts) < 2:
+        return None
+    high, low = _leading_integer(parts[0]), _leading_integer(parts[1])
+    if high is None or low is None or not (1 <= high <= 6 and 1 <= low <= 6):
+        return None
+    return read((high, low))
 
 
 def mia_game(players: int) -> Game:
@@ -163,8 +212,23 @@ class TableEvent:
 
 @dataclass
 class _Question:
-    name: str
-    future: asyncio.Future[list[str]]
+    """A question the server waits on: ``read`` turns a message into its answer, or
+    ``None`` for a message that is not one (ignored, as the original ignores it)."""
+
+    read: Callable[[str, list[str]], Any]
+    future: asyncio.Future[Any]
+
+
+def _turn(token: str) -> Callable[[str, list[str]], str | None]:
+    """``ROLL;token`` or ``SEE;token``: the command."""
+    return lambda command, args: command if command in ("ROLL", "SEE") \
+        and args[:1] == [token] else None
+
+
+def _announcement(token: str) -> Callable[[str, list[str]], int | None]:
+    """``ANNOUNCE;dice;token``: the value of the dice (see :func:`read_announcement`)."""
+    return lambda command, args: read_announcement(args[0]) if command == "ANNOUNCE" \
+        and len(args) >= 2 and args[1] == token else None
 
 
 class MaexchenServer(asyncio.DatagramProtocol):
@@ -174,7 +238,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
                  dice: DiceSource | None = None, rng: random.Random | None = None,
                  round_pause: float = 0.0, idle_pause: float = 1.0,
                  keep_tables: int = 100,
-                 round_dice: Callable[[], DiceSource] | None = None) -> None:
+                 round_dice: Callable[[], DiceSource] | None = None,
+                 heartbeat: float | None = DEFAULT_HEARTBEAT) -> None:
         self.answer_timeout = answer_timeout
         self.dice = dice if dice is not None else SecureDice()
         # a fresh dice source for each round (e.g. commit-reveal, so rounds can be verified)
@@ -182,18 +247,20 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self.rng = rng if rng is not None else random.SystemRandom()
         self.round_pause = round_pause
         self.idle_pause = idle_pause
+        self.heartbeat = heartbeat
         self.registrations: dict[str, Registration] = {}
         self.scores: dict[str, int] = {}
         self.rounds_started = 0
         self.table: Table | None = None
         self.tables: deque[RoundResult] = deque(maxlen=keep_tables)
         self.transport: asyncio.DatagramTransport | None = None
-        self._questions: dict[str, _Question] = {}
+        self._questions: dict[str, _Question] = {}  # by the name of the player asked
         self._joining: tuple[str, set[str], asyncio.Event] | None = None
         self._watchers: list[Callable[[str], None]] = []
         self._round_watchers: list[Callable[[RoundResult], None]] = []
         self._table_watchers: list[Callable[[TableEvent], None]] = []
         self._closed = asyncio.Event()
+        self._beating: asyncio.Task[None] | None = None
 
     # -- the network ---------------------------------------------------------------------
     async def start(self, host: str = "0.0.0.0", port: int = DEFAULT_PORT) -> Address:
@@ -202,11 +269,15 @@ class MaexchenServer(asyncio.DatagramProtocol):
         transport, _ = await loop.create_datagram_endpoint(lambda: self,
                                                            local_addr=(host, port))
         self.transport = transport
+        if self.heartbeat:
+            self._beating = loop.create_task(self._beat(self.heartbeat))
         address = transport.get_extra_info("sockname")
         return str(address[0]), int(address[1])
 
     def close(self) -> None:
         self._closed.set()
+        if self._beating is not None:
+            self._beating.cancel()
         if self.transport is not None:
             self.transport.close()
 
@@ -247,32 +318,43 @@ class MaexchenServer(asyncio.DatagramProtocol):
         for watcher in list(self._table_watchers):
             watcher(event)
 
+    async def _beat(self, interval: float) -> None:
+        """``HEARTBEAT`` to every client now and then, so a bot can tell the server is up."""
+        while not self.closed:
+            await self._sleep(interval)
+            for registration in list(self.registrations.values()):
+                self.send(registration.address, "HEARTBEAT")
+
     def datagram_received(self, data: bytes, addr: tuple[Any, ...]) -> None:
         address: Address = (str(addr[0]), int(addr[1]))
         try:
-            fields = data.decode("utf-8").strip().split(";")
+            command, *args = data.decode("utf-8").strip().split(";")
         except UnicodeDecodeError:
             return
-        command = fields[0]
+        if command == "ECHO":  # anyone may test the line, registered or not
+            self.send(address, "ECHOING;" + ("".join(args) if args else "42"))
+            return
         if command in ("REGISTER", "REGISTER_SPECTATOR"):
-            name = ";".join(fields[1:])
-            self.register(name, address, spectator=command == "REGISTER_SPECTATOR")
+            self.register(args[0] if args else "", address,
+                          spectator=command == "REGISTER_SPECTATOR")
             return
-        token = fields[-1]
         sender = self._name_at(address)
-        if sender is None or len(fields) < 2:
+        if sender is None:
             return
-        if self._joining is not None and command == "JOIN" and token == self._joining[0]:
-            _, joined, everyone = self._joining
-            registration = self.registrations[sender]
-            if not registration.spectator:
-                joined.add(sender)
-                if joined >= {n for n, r in self.registrations.items() if not r.spectator}:
-                    everyone.set()
+        if command == "UNREGISTER":
+            self.unregister(sender)
             return
-        question = self._questions.get(token)
-        if question is not None and question.name == sender and not question.future.done():
-            question.future.set_result(fields[:-1])
+        if self._joining is not None and command == "JOIN" and args[:1] == [self._joining[0]]:
+            if not self.registrations[sender].spectator:
+                self._joining[1].add(sender)
+                self._check_joined()
+            return
+        # anything else answers the question the sender was asked, or is ignored
+        question = self._questions.get(sender)
+        if question is not None and not question.future.done():
+            answer = question.read(command, args)
+            if answer is not None:
+                question.future.set_result(answer)
 
     def _name_at(self, address: Address) -> str | None:
         for name, registration in self.registrations.items():
@@ -297,6 +379,27 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self.send(address, "REGISTERED")
         return True
 
+    def unregister(self, name: str) -> None:
+        """A client leaves: no more messages, no more rounds (its score is kept should it
+        register again). A question it was asked goes unanswered at once."""
+        registration = self.registrations.pop(name, None)
+        if registration is None:
+            return
+        question = self._questions.get(name)
+        if question is not None and not question.future.done():
+            question.future.set_result(None)
+        if self._joining is not None:
+            self._joining[1].discard(name)
+            self._check_joined()
+        self.send(registration.address, "UNREGISTERED")
+
+    def _check_joined(self) -> None:
+        """Start the round at once when every registered player has joined."""
+        if self._joining is not None:
+            _, joined, everyone = self._joining
+            if joined >= set(self.players):
+                everyone.set()
+
     @property
     def players(self) -> list[str]:
         return [name for name, r in self.registrations.items() if not r.spectator]
@@ -311,7 +414,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
         while not self.closed and (rounds is None or played < rounds):
             result = await self.play_round()
             played += result is not None
-            pause = self.round_pause if result is not None or self.players else self.idle_pause
+            # after a canceled round: a pause, so a lone bot is not invited without end
+            pause = self.round_pause if result is not None else self.idle_pause
             if pause:
                 await self._sleep(pause)
 
@@ -322,14 +426,19 @@ class MaexchenServer(asyncio.DatagramProtocol):
     async def play_round(self) -> RoundResult | None:
         """One round: invite, play, score. ``None`` if it was canceled."""
         joined = await self._invite()
-        if len(joined) < 2:
-            self.broadcast("ROUND CANCELED;" + ("NO_PLAYERS" if not joined
-                                                else "ONLY_ONE_PLAYER"))
+        if not joined:
+            self._cancel("NO_PLAYERS")
             return None
         order = sorted(joined)
         self.rng.shuffle(order)
         self.rounds_started += 1
         number = self.rounds_started
+        if len(order) == 1:
+            # as the original: the round starts, the lone player scores, and it is canceled
+            self.broadcast(f"ROUND STARTED;{number};{order[0]}")
+            self.scores[order[0]] = self.scores.get(order[0], 0) + 1
+            self._cancel("ONLY_ONE_PLAYER")
+            return None
         dice = self.round_dice() if self.round_dice is not None else self.dice
         table = Table(mia_game(len(order)), seats=order, dice=dice)
         self.table = table
@@ -343,13 +452,21 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self.broadcast(f"PLAYER LOST;{','.join(losers)};{reason}")
         for name in order:
             self.scores[name] = self.scores.get(name, 0) + 1 - (name in losers)
-        self.broadcast("SCORE;" + ",".join(f"{name}:{self.scores.get(name, 0)}"
-                                           for name in self.players))
+        self._broadcast_score()
         self.table = None
         self._tell(TableEvent(number, table, "end"))
         for watcher in list(self._round_watchers):
             watcher(result)
         return result
+
+    def _cancel(self, reason: str) -> None:
+        self.broadcast(f"ROUND CANCELED;{reason}")
+        if self.players:  # the original scores only when it has players to tell
+            self._broadcast_score()
+
+    def _broadcast_score(self) -> None:
+        self.broadcast("SCORE;" + ",".join(f"{name}:{self.scores.get(name, 0)}"
+                                           for name in self.players))
 
     async def _invite(self) -> list[str]:
         token = uuid.uuid4().hex
@@ -366,21 +483,26 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._joining = None
         return [name for name in joined if name in self.registrations]
 
-    async def _ask(self, name: str, message: str) -> list[str] | None:
-        """Send ``message;token`` to a player; their answer's fields, or ``None`` if late."""
+    async def _ask(self, name: str, message: str,
+                   read: Callable[[str], Callable[[str, list[str]], Answer | None]]
+                   ) -> Answer | None:
+        """Send ``message;token`` to a player; the first message of theirs that ``read``
+        takes for an answer, or ``None`` if none came in time (others are ignored)."""
         registration = self.registrations.get(name)
         if registration is None:
             return None
         token = uuid.uuid4().hex
-        question = _Question(name, asyncio.get_running_loop().create_future())
-        self._questions[token] = question
+        question = _Question(read(token), asyncio.get_running_loop().create_future())
+        self._questions[name] = question
         try:
             self.send(registration.address, f"{message};{token}")
-            return await asyncio.wait_for(question.future, self.answer_timeout)
+            answer: Answer | None = await asyncio.wait_for(question.future, self.answer_timeout)
+            return answer
         except TimeoutError:
             return None
         finally:
-            del self._questions[token]
+            if self._questions.get(name) is question:
+                del self._questions[name]
 
     async def _play(self, number: int, table: Table) -> tuple[list[str], str]:
         """Play a round's turns on the table; returns the losers and the reason."""
@@ -390,32 +512,24 @@ class MaexchenServer(asyncio.DatagramProtocol):
             assert seat is not None
             name = table.seats[seat]
             first = state.view(seat)["claim"] is None
-            answer = await self._ask(name, "YOUR TURN")
-            if answer is None:
+            turn = await self._ask(name, "YOUR TURN", _turn)
+            if turn is None:
                 return self._penalize(number, table, seat, DID_NOT_TAKE_TURN)
-            if answer == ["SEE"]:
+            if turn == "SEE":
+                self.broadcast(f"PLAYER WANTS TO SEE;{name}")
                 if first:
                     return self._penalize(number, table, seat, SEE_BEFORE_FIRST_ROLL)
-                self.broadcast(f"PLAYER WANTS TO SEE;{name}")
                 self._act(number, table, seat, Call())
                 losers = self._ended(table)
                 return losers, SEE_FAILED if losers == [name] else CAUGHT_BLUFFING
-            if answer != ["ROLL"]:
-                return self._penalize(number, table, seat, INVALID_TURN)
             if not first:
                 # believing the claim: the table rolls the dice
                 self._act(number, table, seat, Roll())
             self.broadcast(f"PLAYER ROLLS;{name}")
             rolled = int(table.state.view(seat)["your_dice"])
-            answer = await self._ask(name, f"ROLLED;{dice_text(rolled)}")
-            if answer is None:
+            announced = await self._ask(name, f"ROLLED;{dice_text(rolled)}", _announcement)
+            if announced is None:
                 return self._penalize(number, table, seat, DID_NOT_ANNOUNCE)
-            if len(answer) != 2 or answer[0] != "ANNOUNCE":
-                return self._penalize(number, table, seat, INVALID_TURN)
-            try:
-                announced = read_dice(answer[1])
-            except ValueError:
-                return self._penalize(number, table, seat, INVALID_TURN)
             self.broadcast(f"ANNOUNCED;{name};{dice_text(announced)}")
             try:
                 self._act(number, table, seat, Announce(announced))
@@ -492,6 +606,8 @@ class MaexchenClient(asyncio.DatagramProtocol):
     seed: int | None = None
     spectator: bool = False
     log: Callable[[str], None] | None = None
+    # rounds this client played from their start to their score (a spectator: watched): a
+    # canceled round (alone, or nobody joined) and one begun before it came do not count
     rounds_played: int = 0
     scores: dict[str, int] = field(default_factory=dict)
     losses: list[tuple[list[str], str]] = field(default_factory=list)
@@ -509,6 +625,8 @@ class MaexchenClient(asyncio.DatagramProtocol):
         self.seat: int | None = None
         self._registered: asyncio.Future[str] | None = None
         self.order: list[str] = []
+        self._playing = False  # in a round since its start
+        self._played = False   # ... and that round is over: its score counts
         self._target: int | None = None
         self._finished = asyncio.Event()
 
@@ -532,7 +650,8 @@ class MaexchenClient(asyncio.DatagramProtocol):
             raise KastkoppError(f"the server refused the name '{self.name}': {reason}")
 
     async def run(self, rounds: int | None = None) -> None:
-        """Play until ``rounds`` rounds have been scored (or until :meth:`close`)."""
+        """Play until ``rounds`` rounds have been played (:attr:`rounds_played`; watched,
+        for a spectator), or until :meth:`close`."""
         self._target = rounds
         if rounds is not None and self.rounds_played >= rounds:
             return
@@ -542,6 +661,12 @@ class MaexchenClient(asyncio.DatagramProtocol):
         self._finished.set()
         if self.transport is not None:
             self.transport.close()
+
+    def leave(self) -> None:
+        """Unregister and close: servers that know ``UNREGISTER`` (the signed fork's, and
+        kastkopp's) stop inviting this client; the original ignores it."""
+        self.send("UNREGISTER")
+        self.close()
 
     def send(self, message: str) -> None:
         if self.transport is not None and not self.transport.is_closing():
@@ -580,10 +705,16 @@ class MaexchenClient(asyncio.DatagramProtocol):
     def _on_round_started(self, number: str, names: str) -> None:
         order = names.split(",")
         self.state, self.seat = None, None
-        if self.name in order:
+        # a spectator counts the rounds it watched from their start
+        self._playing = len(order) > 1 and (self.spectator or self.name in order)
+        self._played = False
+        if self._playing and self.name in order:
             self.state = mia_game(len(order)).new_state()
             self.seat = order.index(self.name)
             self.order = order
+
+    def _on_round_canceled(self, *reason: str) -> None:
+        self.state, self._playing, self._played = None, False, False
 
     def _on_your_turn(self, token: str) -> None:
         state = self.state
@@ -620,12 +751,16 @@ class MaexchenClient(asyncio.DatagramProtocol):
     def _on_player_lost(self, names: str, reason: str) -> None:
         self.losses.append((names.split(","), reason))
         self.state = None
+        self._played = self._playing
 
     def _on_score(self, *entries: str) -> None:
         for entry in ",".join(entries).split(","):
             name, _, points = entry.rpartition(":")
             if name:
                 self.scores[name] = int(points)
+        if not self._played:
+            return
+        self._playing = self._played = False
         self.rounds_played += 1
         if self._target is not None and self.rounds_played >= self._target:
             self._finished.set()
@@ -649,5 +784,5 @@ def bot_names() -> Sequence[str]:
 
 
 __all__ = ["REASONS", "MaexchenClient", "MaexchenServer", "RoundResult", "TableEvent",
-           "dice_text",
-           "parse_server", "read_dice", "running", "serve", "valid_name"]
+           "dice_text", "parse_server", "read_announcement", "read_dice", "running", "serve",
+           "valid_name"]

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from kastkopp.engine import Action, Game, RuleError, State, load, registered
+from kastkopp.engine import Action, Game, KastkoppError, RuleError, State, load, registered
 from kastkopp.interop.encoding import DEFAULT_SIZE, ViewEncoder, canonical
 
 try:
@@ -329,7 +329,13 @@ def _factory(name: str) -> type[KastkoppGame]:
     """A pyspiel game class for one kastkopp game, loadable by name with parameters."""
 
     def init(self: KastkoppGame, params: dict[str, Any] | None = None) -> None:
-        KastkoppGame.__init__(self, game_from_params(name, dict(params or {})))
+        try:
+            game = game_from_params(name, dict(params or {}))
+        except KastkoppError as exc:
+            # pyspiel reports a game it cannot load with its own error, and its callers
+            # (and OpenSpiel's own tools) catch that one
+            raise pyspiel.SpielError(f"{spiel_name(name)}: {exc}") from exc
+        KastkoppGame.__init__(self, game)
 
     cls = type(f"Kastkopp_{name}", (KastkoppGame,), {"__init__": init})
     cls.__module__ = __name__
@@ -338,7 +344,8 @@ def _factory(name: str) -> type[KastkoppGame]:
 
 
 def game_from_params(name: str, params: dict[str, Any]) -> Game:
-    """The kastkopp game that pyspiel parameters describe."""
+    """The kastkopp game that pyspiel parameters describe (:class:`RuleError` if none does;
+    loaded through ``pyspiel.load_game`` that is a ``pyspiel.SpielError``)."""
     cls = registered()[name]
     players = int(params.get("players", cls.default_players))
     preset = str(params.get("preset", "")) or None
