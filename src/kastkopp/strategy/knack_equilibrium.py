@@ -1,0 +1,362 @@
+"""Heads-up Knack, solved exactly: what to keep, when to raise and how much, when to fold.
+
+In Knack every die lies open, so two players play a stochastic game of perfect
+information: at every moment both know everything there is to know. Such a game has a
+value in every position and a best move for the player to move, found by backward
+induction. Here a position is the dice each player has kept (nothing, one die or a pair)
+and the stake — what each has paid in, the same for both whenever a throw starts — and
+the induction runs over the throws, which can go on for ever when nobody makes three of a
+kind; the values are the fixed point of one throw, reached by iterating it (each throw
+ends the game with a chance of at least 1 − (35/36)², so the error shrinks by that factor).
+
+One throw, as :mod:`kastkopp.games.knack` plays it:
+
+1. Both throw the dice they have not kept (:func:`kastkopp.dice.multisets`). Three of a
+   kind wins the pot, the higher triple if both make one, equal triples share it.
+2. A pair stays on the table; without one, seat 0 keeps a die or rerolls, then seat 1,
+   having seen it (each picks the best for himself).
+3. The worst placed (:func:`kastkopp.games.knack.position`; seat 0 on equal positions)
+   knocks — the next throw at the same stake — or raises, at most what the table's ledger
+   (:class:`kastkopp.stakes.Ledger`) allows. The other calls (the next throw at the
+   higher stake) or folds, losing what he has paid in; a raise he cannot pay, he must
+   fold to.
+4. When a throw wins the pot, the loser may ask for a double knock and the winner accept
+   or refuse it; the double knock's chance (:func:`kastkopp.games.knack.double_knock_chance`)
+   makes asking a loss for the loser whenever it is accepted, so it never changes a value,
+   but the solution says so rather than assuming it.
+
+Payoffs are koppar: seat 0's value is what he expects to win from seat 1.
+``throws`` limits the game to that many throws (a pot nobody has won by then is shared):
+the same induction, stopped early, which is what a brute-force expectation over the
+module's own table can check.
+
+Usage::
+
+    >>> from kastkopp.games.knack import KnackRules
+    >>> solution = solve(KnackRules.make(purse=4))
+    >>> solution.residual < 1e-9
+    True
+
+A pair of 6s against a pair of 5s at the ante: the 5s bet first and knock, and the race
+is worth 2 × 0.5455 − 1 of the 1 koppar each has in (:func:`kastkopp.games.knack.equities`)::
+
+    >>> round(solution.value(1, (6, 6), (5, 5)), 4)
+    0.0909
+    >>> max(solution.raise_values(1, (6, 6), (5, 5)).items(), key=lambda kv: -kv[1])[0]
+    0
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from kastkopp.dice import Faces, multisets
+from kastkopp.engine import RuleError
+from kastkopp.games.knack import (
+    DOUBLE_KNOCK_SUM,
+    KnackRules,
+    double_knock_chance,
+    pair,
+    position,
+    triple,
+)
+from kastkopp.stakes import Ledger
+
+Array = np.ndarray
+
+# What a player can have left on the table when a throw starts: nothing, a die, a pair.
+KEPT: tuple[Faces, ...] = ((), *((f,) for f in range(1, 7)), *((f, f) for f in range(1, 7)))
+KEPT_INDEX = {k: i for i, k in enumerate(KEPT)}
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one player's throw comes to: three of a kind (``triple``), or the dice he may
+    leave on the table (one choice for a pair, four without one)."""
+
+    triple: int  # the face of three of a kind, 0 if none
+    options: tuple[Faces, ...]
+
+
+def _result(dice: Faces) -> Result:
+    face = triple(dice)
+    if face is not None:
+        return Result(face, ())
+    paired = pair(dice)
+    if paired is not None:
+        return Result(0, ((paired, paired),))
+    return Result(0, (*((f,) for f in sorted(set(dice))), ()))
+
+
+@lru_cache(maxsize=1)
+def throws() -> tuple[tuple[Result, ...], Array]:
+    """Every result of a throw, and the chance of each from every kept position."""
+    results: dict[Result, int] = {}
+    chances: dict[tuple[int, int], float] = {}
+    for k, kept in enumerate(KEPT):
+        for faces, p in multisets(3 - len(kept)):
+            result = _result(tuple(sorted(kept + faces, reverse=True)))
+            r = results.setdefault(result, len(results))
+            chances[k, r] = chances.get((k, r), 0.0) + float(p)
+    matrix = np.zeros((len(KEPT), len(results)))
+    for (k, r), p in chances.items():
+        matrix[k, r] = p
+    return tuple(results), matrix
+
+
+# --------------------------------------------------------------------------- stakes
+
+
+@dataclass(frozen=True, eq=False)
+class Stakes:
+    """What the ledger allows at each stake (both players having paid ``stakes[i]``)."""
+
+    stakes: tuple[int, ...]
+    # (stake, bettor) -> every raise he may make, and whether the other can pay it
+    raises: dict[tuple[int, int], tuple[tuple[int, bool], ...]]
+    double: dict[int, bool]  # may the loser of a pot at this stake ask for a double knock?
+
+    @staticmethod
+    def of(rules: KnackRules) -> Stakes:
+        if rules.all_in != "no":
+            raise RuleError("the Knack solver plays without all-in (all_in=no)")
+        purses = rules.stacks(2)
+        top = max(purses)
+        stakes = tuple(range(rules.ante, top + 1))
+        raises: dict[tuple[int, int], tuple[tuple[int, bool], ...]] = {}
+        double: dict[int, bool] = {}
+        for c in stakes:
+            if any(c > p for p in purses):
+                continue
+            ledger = Ledger(2, stacks=purses).ante_all(rules.ante)
+            for seat in (0, 1):
+                if c > rules.ante:
+                    ledger = ledger.bet(seat, c - rules.ante)
+            ledger = ledger.new_round()
+            for seat in (0, 1):
+                other = 1 - seat
+                cap = 0 if ledger.all_in(other) else ledger.max_raise(seat)
+                raises[c, seat] = tuple((r, ledger.can_pay(other, r)) for r in range(1, cap + 1))
+            settled = ledger.settle([(0,), (1,)])
+            share = ledger.pot // 2
+            double[c] = (rules.double_knock and share > 0 and settled.can_pay(0, share)
+                         and settled.can_pay(1, share))
+        return Stakes(tuple(c for c in stakes if (c, 0) in raises), raises, double)
+
+
+# --------------------------------------------------------------------------- the solution
+
+
+@dataclass
+class KnackSolution:
+    """Seat 0's value at the start of every throw, by stake and kept dice."""
+
+    rules: KnackRules
+    stakes: Stakes
+    start: Array  # [stake index, kept of seat 0, kept of seat 1]
+    residual: float = 0.0  # how far the values are from the fixed point of a throw
+    iterations: int = 0
+    seconds: float = 0.0
+    _bet: Array | None = field(default=None, repr=False)
+
+    def index(self, stake: int) -> int:
+        return self.stakes.stakes.index(stake)
+
+    def value(self, stake: int, kept0: Faces, kept1: Faces) -> float:
+        """Seat 0's value when a throw starts at this stake with these dice kept."""
+        return float(self.start[self.index(stake), KEPT_INDEX[kept0], KEPT_INDEX[kept1]])
+
+    @property
+    def first_value(self) -> float:
+        """Seat 0's value of the game: the first throw, at the ante."""
+        return self.value(self.rules.ante, (), ())
+
+    def double_knock(self, stake: int) -> tuple[float, float]:
+        """What asking for a double knock is worth to the loser if it is accepted, and
+        what granting it is worth to the winner (both per pot won at ``stake``)."""
+        q = float(double_knock_chance())
+        share = stake  # the pot of 2 × stake split between two players
+        return (2 * q - 1) * share, (1 - 2 * q) * share
+
+    def won(self, stake: int) -> float:
+        """What the winner of a pot at ``stake`` takes from the loser, the double knock
+        played as solved."""
+        ask, grant = self.double_knock(stake)
+        if not self.stakes.double[stake]:
+            return float(stake)
+        # the winner grants only what gains; the loser asks only when that gains
+        loser_extra = ask if grant >= 0 else 0.0
+        return float(stake) - max(0.0, loser_extra)
+
+    def bet_values(self) -> Array:
+        """Seat 0's value once the dice are kept, before the worst placed bets."""
+        if self._bet is None:
+            self._bet = _bet(self.stakes, self.start)
+        return self._bet
+
+    def bet_value(self, stake: int, kept0: Faces, kept1: Faces) -> float:
+        return float(self.bet_values()[self.index(stake), KEPT_INDEX[kept0], KEPT_INDEX[kept1]])
+
+    def raise_values(self, stake: int, kept0: Faces, kept1: Faces) -> dict[int, float]:
+        """For each raise the worst placed may make: seat 0's value once it is answered
+        as well as the other can (0 stands for knocking)."""
+        i = self.index(stake)
+        k0, k1 = KEPT_INDEX[kept0], KEPT_INDEX[kept1]
+        worst = _worst(kept0, kept1)
+        out = {0: float(self.start[i, k0, k1])}
+        for r, payable in self.stakes.raises[stake, worst]:
+            fold = float(stake) if worst == 0 else -float(stake)
+            if not payable:
+                out[r] = fold
+                continue
+            call = float(self.start[self.index(stake + r), k0, k1])
+            out[r] = min(call, fold) if worst == 0 else max(call, fold)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": "knack", "players": 2, "rules": self.rules.to_json(),
+                "first_value": self.first_value, "residual": self.residual,
+                "iterations": self.iterations, "seconds": self.seconds,
+                "double_knock": {"ask": False, "grant": True,
+                                 "asking_costs_per_stake": -self.double_knock(1)[0]},
+                "positions": positions_summary(self)}
+
+
+def _worst(kept0: Faces, kept1: Faces) -> int:
+    """Who bets: the worse position, seat 0 when they are equal (as the table decides)."""
+    return min((0, 1), key=lambda s: (position((kept0, kept1)[s]), s))
+
+
+WORST = np.array([[_worst(a, b) for b in KEPT] for a in KEPT])
+
+
+def _bet(stakes: Stakes, start: Array) -> Array:
+    """Seat 0's value at the betting, from the values of the next throw at every stake."""
+    n = len(stakes.stakes)
+    out = start.copy()  # knocking
+    for worst in (0, 1):
+        table = _raise_table(stakes, worst)
+        if table is None:
+            continue
+        target, payable, valid = table
+        mask = worst == WORST
+        here = start[:, mask]  # [stake, positions where ``worst`` bets]
+        fold = np.array(stakes.stakes, dtype=float)[:, None, None] * (1 if worst == 0 else -1)
+        call = here[target]  # [stake, raise, position]
+        if worst == 0:
+            answered = np.where(payable[:, :, None], np.minimum(call, fold), fold)
+            best = np.where(valid[:, :, None], answered, -np.inf).max(axis=1)
+            out[:, mask] = np.maximum(here, best)
+        else:
+            answered = np.where(payable[:, :, None], np.maximum(call, fold), fold)
+            best = np.where(valid[:, :, None], answered, np.inf).min(axis=1)
+            out[:, mask] = np.minimum(here, best)
+    assert out.shape[0] == n
+    return out
+
+
+@lru_cache(maxsize=32)
+def _raise_table(stakes: Stakes, worst: int) -> tuple[Array, Array, Array] | None:
+    """For the bettor ``worst`` at every stake and raise: the stake index a call leads to,
+    whether the other can pay it, and whether the raise is allowed at all."""
+    n = len(stakes.stakes)
+    most = max((len(stakes.raises[c, worst]) for c in stakes.stakes), default=0)
+    if most == 0:
+        return None
+    target = np.zeros((n, most), dtype=int)
+    payable = np.zeros((n, most), dtype=bool)
+    valid = np.zeros((n, most), dtype=bool)
+    for i, c in enumerate(stakes.stakes):
+        for j, (r, can) in enumerate(stakes.raises[c, worst]):
+            valid[i, j] = True
+            payable[i, j] = can and i + r < n
+            target[i, j] = i + r if payable[i, j] else i
+    return target, payable, valid
+
+
+def _terminal(stakes: Stakes, results: tuple[Result, ...], won: list[float]) -> Array:
+    """Seat 0's payoff when a throw ends the game, by stake and the two results (NaN where
+    nobody made three of a kind)."""
+    t = np.array([r.triple for r in results])
+    sign = np.sign(np.subtract.outer(t, t)).astype(float)
+    ended = np.add.outer(t, t) > 0
+    return np.where(ended[None], sign[None] * np.array(won)[:, None, None], np.nan)
+
+
+def _options_mask(results: tuple[Result, ...]) -> Array:
+    mask = np.zeros((len(results), len(KEPT)), dtype=bool)
+    for r, result in enumerate(results):
+        for kept in result.options:
+            mask[r, KEPT_INDEX[kept]] = True
+    return mask
+
+
+def iterate(rules: KnackRules, stakes: Stakes, start: Array, won: list[float]) -> Array:
+    """One throw: the values at its start from those at the start of the next."""
+    results, chance = throws()
+    options = _options_mask(results)
+    bet = _bet(stakes, start)
+    # seat 1 keeps last, having seen seat 0's choice: the worst for seat 0 among his options
+    answer = np.where(options[None, None, :, :], bet[:, :, None, :], np.inf).min(axis=-1)
+    # seat 0 keeps first: the best of his options, answered
+    kept = np.where(options.T[None, :, :, None], answer[:, :, None, :], -np.inf).max(axis=1)
+    terminal = _terminal(stakes, results, won)
+    after = np.where(np.isnan(terminal), kept, terminal)
+    after = np.where(np.isfinite(after), after, 0.0)  # results that never come together
+    return chance @ after @ chance.T
+
+
+def solve(rules: KnackRules, throws_limit: int | None = None, tolerance: float = 1e-12,
+          max_iterations: int = 5_000) -> KnackSolution:
+    """Solve heads-up Knack under ``rules`` by iterating one throw to its fixed point (or
+    ``throws_limit`` times, for the game cut off after that many throws)."""
+    started = time.perf_counter()
+    stakes = Stakes.of(rules)
+    solution = KnackSolution(rules, stakes, np.zeros((len(stakes.stakes), len(KEPT), len(KEPT))))
+    won = [solution.won(c) for c in stakes.stakes]
+    start = solution.start
+    limit = throws_limit if throws_limit is not None else max_iterations
+    residual = np.inf
+    for step in range(limit):
+        new = iterate(rules, stakes, start, won)
+        residual = float(np.max(np.abs(new - start)))
+        start = new
+        solution.iterations = step + 1
+        if throws_limit is None and residual < tolerance:
+            break
+    solution.start = start
+    solution.residual = residual if throws_limit is None else 0.0
+    solution.seconds = time.perf_counter() - started
+    return solution
+
+
+@lru_cache(maxsize=8)
+def solution_for(rules: KnackRules) -> KnackSolution:
+    """The solved game for ``rules``, once per process."""
+    return solve(rules)
+
+
+def positions_summary(solution: KnackSolution) -> list[dict[str, Any]]:
+    """At the ante, for each pair of kept positions: seat 0's value and what the worst
+    placed does (knock or the raise he makes)."""
+    rows = []
+    c = solution.rules.ante
+    for kept0 in KEPT:
+        for kept1 in KEPT:
+            options = solution.raise_values(c, kept0, kept1)
+            worst = _worst(kept0, kept1)
+            pick = max if worst == 0 else min
+            best = pick(options, key=lambda r: (options[r], -r) if worst == 0
+                        else (options[r], r))
+            rows.append({"seat0": list(kept0), "seat1": list(kept1),
+                         "value": solution.bet_value(c, kept0, kept1),
+                         "bettor": worst, "raise": best})
+    return rows
+
+
+__all__ = ["DOUBLE_KNOCK_SUM", "KnackSolution", "solution_for", "solve"]
