@@ -103,7 +103,7 @@ def _solved_action(solution: Any, view: dict[str, Any]) -> Action:
     """What the solution does in this position (seat 0 maximises its value, seat 1
     minimises it)."""
     from kastkopp.games.knack import pair
-    from kastkopp.strategy.knack_equilibrium import KEPT
+    from kastkopp.strategy.knack_equilibrium import KEPT, best_raise
 
     seat, phase = view["seat"], view["phase"]
     kept = [tuple(k) for k in view["kept"]]
@@ -122,15 +122,16 @@ def _solved_action(solution: Any, view: dict[str, Any]) -> Action:
             theirs_dice = tuple(view["dice"][1])
             theirs = [kept[1]] if pair(theirs_dice) is not None \
                 else [(f,) for f in sorted(set(theirs_dice))] + [()]
-            score = {k: min(solution.bet_value(stake, k, t) for t in theirs) for k in mine}
+            score = {k: round(min(solution.bet_value(stake, k, t) for t in theirs), 9)
+                     for k in mine}
         else:
-            score = {k: -solution.bet_value(stake, kept[0], k) for k in mine}
+            score = {k: round(-solution.bet_value(stake, kept[0], k), 9) for k in mine}
         best = max(mine, key=lambda k: (score[k], KEPT.index(k)))
         return Keep(best[0]) if best else Reroll()
     if phase == "bet":
         values = solution.raise_values(stake, kept[0], kept[1])
-        best_raise = max(values, key=lambda r: (round(sign * values[r], 12), -r))
-        return Knock() if best_raise == 0 else Raise(best_raise)
+        chosen = best_raise(values, 1 if seat == 0 else -1)
+        return Knock() if chosen == 0 else Raise(chosen)
     if phase == "respond":
         raised = max(view["paid_in"])
         call = sign * solution.value(raised, kept[0], kept[1])

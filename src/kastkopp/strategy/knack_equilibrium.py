@@ -341,6 +341,12 @@ def solution_for(rules: KnackRules) -> KnackSolution:
     return solve(rules)
 
 
+def best_raise(options: dict[int, float], sign: int) -> int:
+    """The bettor's choice among ``options`` (0: knock), ``sign`` 1 for seat 0 and -1 for
+    seat 1: the best value, and of equal values (to 1e-9) the smallest raise."""
+    return max(options, key=lambda r: (round(sign * options[r], 9), -r))
+
+
 def positions_summary(solution: KnackSolution) -> list[dict[str, Any]]:
     """At the ante, for each pair of kept positions: seat 0's value and what the worst
     placed does (knock or the raise he makes)."""
@@ -350,9 +356,8 @@ def positions_summary(solution: KnackSolution) -> list[dict[str, Any]]:
         for kept1 in KEPT:
             options = solution.raise_values(c, kept0, kept1)
             worst = _worst(kept0, kept1)
-            pick = max if worst == 0 else min
-            best = pick(options, key=lambda r: (options[r], -r) if worst == 0
-                        else (options[r], r))
+            sign = 1 if worst == 0 else -1
+            best = best_raise(options, sign)
             rows.append({"seat0": list(kept0), "seat1": list(kept1),
                          "value": solution.bet_value(c, kept0, kept1),
                          "bettor": worst, "raise": best})

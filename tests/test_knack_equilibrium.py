@@ -1,0 +1,151 @@
+"""Heads-up Knack solved by backward induction, checked against the module's own table."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kastkopp.cli import app, mean_interval
+from kastkopp.dice import multisets
+from kastkopp.engine import RuleError, play_out
+from kastkopp.games import load
+from kastkopp.games.knack import KnackRules, KnackState
+from kastkopp.strategy import make_bot
+from kastkopp.strategy.knack_equilibrium import KEPT, solution_for, solve
+
+SMALL = {"purse": 3}  # stakes 1 to 3: raises of 1 or 2, a handful of betting lines
+
+
+def brute_force(state: KnackState, last_throw: int) -> float:
+    """Seat 0's value by expectimax over the table itself: every throw it enumerates, every
+    action it allows; a pot nobody has won after ``last_throw`` throws is shared."""
+
+    @lru_cache(maxsize=None)
+    def value(key: Any) -> float:
+        return _value(states[key])
+
+    states: dict[Any, KnackState] = {}
+
+    def visit(s: KnackState) -> float:
+        ledger = s.ledger
+        key = (s.phase, s.throw, s.kept, s.dice, s.queue, s.worst, s.asker, s.winners,
+               s.share, ledger.balances(), tuple(ledger.paid_in(p) for p in (0, 1)),
+               ledger.folded, ledger.round_start == len(ledger.movements))
+        states.setdefault(key, s)
+        return value(key)
+
+    def _value(s: KnackState) -> float:
+        if s.is_over():
+            return s.outcome().payoffs[0]
+        chance = s.chance()
+        if chance is not None:
+            if s.phase == "roll" and s.throw > last_throw:
+                return 0.0
+            return sum(float(p) * visit(s.resolve(faces)) for faces, p in multisets(chance.count))
+        values = [visit(s.apply(a)) for a in s.legal_actions()]
+        return max(values) if s.to_move() == 0 else min(values)
+
+    return visit(state)
+
+
+@pytest.fixture(scope="module")
+def small() -> KnackRules:
+    return KnackRules.make(**SMALL)
+
+
+@pytest.mark.parametrize("seat0, seat1", [((6, 6, 1), (5, 5, 2)), ((2, 2, 6), (4, 4, 1)),
+                                          ((3, 3, 5), (3, 3, 1))])
+def test_pairs_racing_three_throws_match_the_brute_force_expectation(small, seat0, seat1):
+    # both pairs stay: from the betting after the first throw, three more throws
+    game = load("knack", players=2, **SMALL)
+    state = game.new_state().resolve(seat0).resolve(seat1)
+    assert state.phase == "bet"
+    solved = solve(small, throws_limit=3)
+    kept = (state.kept[0], state.kept[1])
+    assert solved.bet_value(1, *kept) == pytest.approx(brute_force(state, 4), abs=1e-12)
+
+
+def test_a_kept_die_against_a_pair_matches_the_brute_force_expectation(small):
+    # seat 0 keeps a die or rerolls (four choices), a pair against it: two more throws
+    game = load("knack", players=2, **SMALL)
+    state = game.new_state().resolve((6, 3, 1)).resolve((4, 4, 2))
+    assert state.phase == "keep"
+    solved = solve(small, throws_limit=2)
+    expected = max(solved.bet_value(1, k, (4, 4)) for k in ((6,), (3,), (1,), ()))
+    assert expected == pytest.approx(brute_force(state, 3), abs=1e-12)
+
+
+def test_the_first_throw_of_the_game_matches_the_brute_force_expectation(small):
+    # every first throw of both players, every keep and bet, and the double knock
+    game = load("knack", players=2, **SMALL)
+    solved = solve(small, throws_limit=1)
+    assert solved.value(1, (), ()) == pytest.approx(brute_force(game.new_state(), 1),
+                                                    abs=1e-12)
+
+
+def test_the_whole_game_is_a_fixed_point_and_its_cut_offs_converge_to_it(small):
+    whole = solve(small)
+    assert whole.residual < 1e-11
+    cut = solve(small, throws_limit=200)
+    assert abs(cut.first_value - whole.first_value) < 1e-9
+
+
+def test_the_double_knock_is_never_asked_and_always_granted():
+    solution = solution_for(KnackRules.make(**SMALL))
+    ask, grant = solution.double_knock(3)
+    assert ask == pytest.approx(-0.25 * 3) and grant == pytest.approx(0.25 * 3)
+    assert solution.won(3) == 3
+
+
+def test_a_pair_raises_against_a_player_who_kept_nothing_only_when_worse_placed():
+    solution = solution_for(KnackRules.make())
+    # (1, 1) against a single 6: the pair is better placed, the 6 bets and knocks
+    values = solution.raise_values(1, (1, 1), (6,))
+    assert min(values, key=lambda r: (values[r], r)) == 0
+
+
+def test_the_solver_refuses_all_in_tables():
+    with pytest.raises(RuleError, match="all-in"):
+        solve(KnackRules.make(all_in="ask"))
+
+
+def test_the_bot_sees_only_its_view_and_its_randomness_is_the_rng():
+    game = load("knack", players=2, **SMALL)
+    bot = make_bot(game, "equilibrium")
+    state = game.new_state().resolve((6, 3, 1)).resolve((4, 4, 2))
+    view = state.view(0)
+    assert bot.choose(view, state.legal_actions(), random.Random(1)) == \
+        bot.choose(json.loads(json.dumps(view)), state.legal_actions(), random.Random(2))
+
+
+def test_the_equilibrium_bot_beats_the_strong_bot_heads_up():
+    # the strong bot bets by pot shares and keeps its highest die: the solution keeps to
+    # be the one who bets, and bets where it pays
+    game = load("knack", players=2)
+    payoffs = []
+    for number in range(1500):
+        seats = ["equilibrium", "strong"] if number % 2 == 0 else ["strong", "equilibrium"]
+        from kastkopp.dice import SeededDice
+        from kastkopp.engine import Table
+
+        table = Table(game, seats=seats, dice=SeededDice(number))
+        outcome = play_out(table, [make_bot(game, s) for s in seats], random.Random(number))
+        payoffs.append(outcome.payoffs[seats.index("equilibrium")])
+    mean, low, high = mean_interval(payoffs)
+    assert low > 0, (mean, low, high)
+
+
+def test_solve_knack_json():
+    result = CliRunner().invoke(app, ["solve", "knack", "--rule", "purse=4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["game"] == "knack" and abs(data["first_value"]) < 1e-9
+    assert data["residual"] < 1e-9
+    assert data["double_knock"] == {"ask": False, "grant": True,
+                                    "asking_costs_per_stake": pytest.approx(0.25)}
+    assert len(data["positions"]) == len(KEPT) ** 2
