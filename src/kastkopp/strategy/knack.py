@@ -95,7 +95,7 @@ class EquilibriumKnackBot(Player):
         rules = self.game.rules
         if len(view["kept"]) != 2 or getattr(rules, "all_in", "no") != "no":
             return self.fallback.choose(view, legal, rng)
-        action = _solved_action(solution_for(rules), view)  # type: ignore[arg-type]
+        action = _solved_action(solution_for(rules), view)
         return action if action in legal else self.fallback.choose(view, legal, rng)
 
 

@@ -104,8 +104,8 @@ def throws() -> tuple[tuple[Result, ...], Array]:
             r = results.setdefault(result, len(results))
             chances[k, r] = chances.get((k, r), 0.0) + float(p)
     matrix = np.zeros((len(KEPT), len(results)))
-    for (k, r), p in chances.items():
-        matrix[k, r] = p
+    for (k, r), chance in chances.items():
+        matrix[k, r] = chance
     return tuple(results), matrix
 
 

@@ -75,7 +75,7 @@ class EquilibriumLinkaBot(Player):
         seat = view["seat"]
         deal = Deal(tuple(view["linka"]), view["dice"][1][0], view["dice"][0][0])
         history = [h["action"] for h in view["history"]]
-        policy = equilibrium_for(rules).policy(  # type: ignore[arg-type]
+        policy = equilibrium_for(rules).policy(
             deal, history, view["dice"][seat][1], seat)
         by_name = {str(a): a for a in legal}
         labels = [label for label, p in policy.items() if label in by_name and p > 0]

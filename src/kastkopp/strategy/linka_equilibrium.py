@@ -224,11 +224,10 @@ def sequence_form_lp(tree: PublicTree) -> tuple[list[Array], float]:
     def constraints(p: int) -> tuple[Any, Array]:
         """E x = e: the empty sequence is 1; at each node of p, the children sum to it."""
         h = hands[p]
-        rows, cols, vals = [], [], []
-        rhs = []
-        for i in range(h):
-            rows.append(i), cols.append(i), vals.append(1.0)
-            rhs.append(1.0)
+        rows: list[int] = list(range(h))
+        cols: list[int] = list(range(h))
+        vals: list[float] = [1.0] * h
+        rhs: list[float] = [1.0] * h
         deciders = np.flatnonzero(tree.node_player == p)
         children_of: dict[int, list[int]] = {}
         for e, parent in enumerate(tree.edge_parent[p]):
@@ -237,8 +236,12 @@ def sequence_form_lp(tree: PublicTree) -> tuple[list[Array], float]:
         for n in deciders:
             for i in range(h):
                 for e in children_of[int(n)]:
-                    rows.append(row), cols.append((e + 1) * h + i), vals.append(1.0)
-                rows.append(row), cols.append((last[p][n] + 1) * h + i), vals.append(-1.0)
+                    rows.append(row)
+                    cols.append((e + 1) * h + i)
+                    vals.append(1.0)
+                rows.append(row)
+                cols.append((last[p][n] + 1) * h + i)
+                vals.append(-1.0)
                 rhs.append(0.0)
                 row += 1
         count = (len(tree.edge_parent[p]) + 1) * h
@@ -384,7 +387,8 @@ def save(eq: LinkaEquilibrium, path: Path) -> None:
             "value": eq.value, "exploitability": eq.exploitability,
             "best_responses": eq.best_responses, "seconds": eq.seconds}
     temporary = path.with_suffix(".tmp.npz")
-    np.savez_compressed(temporary, meta=np.array(json.dumps(meta)), **arrays)
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(temporary, **arrays)  # type: ignore[arg-type]
     temporary.replace(path)
 
 
@@ -463,7 +467,8 @@ def summary(eq: LinkaEquilibrium) -> list[dict[str, Any]]:
                 if w <= 0:
                     continue
                 name = _hand_key(hand(deal.linka, (own_open, hidden)))
-                row = totals.setdefault((situation(node), name), {"weight": 0.0})
+                row = totals.setdefault((situation(node), name),  # type: ignore[arg-type]
+                                        {"weight": 0.0})
                 row["weight"] += w
                 for _, edge, label in actions:
                     prob = float(solved.strategy[player][edge][column])

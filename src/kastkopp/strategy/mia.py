@@ -132,8 +132,6 @@ class EquilibriumMiaBot(Player):
             return {}
         claim = claims[-1]
         to_beat = claims[-2] if len(claims) > 1 else None
-        last = max(i for i, a in enumerate(said) if a.startswith("announce"))
-        passed = sum(1 for a in said[last + 1:] if a == "pass")
         sub = eq.subgames.get(to_beat)
         if "your_dice" in view:  # the cup came back to the roller: his own dice decide
             node = ("respond", claim, 1)
