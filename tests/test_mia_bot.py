@@ -87,3 +87,15 @@ def _mean_payoff(players: list[str], games: int, seat_of_interest: int = 0,
 def test_the_equilibrium_bot_beats_the_sensible_bot_heads_up(slosch):
     mean, low, high = _mean_payoff(["equilibrium", "sensible"], 600)
     assert low > 0, (mean, low, high)
+
+
+@pytest.mark.parametrize("preset", ["classic", "maexchen"])
+def test_every_preset_is_played_to_the_end_heads_up_and_at_four(preset):
+    for players in (["equilibrium", "sensible"], ["equilibrium", "random", "sensible",
+                                                 "equilibrium"]):
+        game = load("mia", preset=preset, players=len(players))
+        for number in range(5):
+            table = Table(game, seats=[f"{p}{i}" for i, p in enumerate(players)],
+                          dice=SeededDice(number))
+            play_out(table, [make_bot(game, p) for p in players], random.Random(number))
+            assert table.is_over()
