@@ -142,16 +142,32 @@ def solve_linka(
 def solve_knack(
     preset: str = typer.Option(None, "--preset"),
     rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    versus: str = typer.Option(None, "--versus", help="also play the equilibrium bot off "
+                               "against this bot, exactly (every position, no sampling)"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Heads-up Knack: every position's value and best move, by backward induction."""
+    from kastkopp.engine import RuleError
+    from kastkopp.games import load
     from kastkopp.games.knack import KnackRules
-    from kastkopp.strategy.knack_equilibrium import solve
+    from kastkopp.strategy import make_bot
+    from kastkopp.strategy.knack_equilibrium import match_value, solve
 
     rules = _rules(KnackRules, preset, rule)
     with _progress("solving", 1):
         solution = solve(rules)
     data = solution.to_json()
+    if versus is not None:
+        if versus == "random":
+            raise RuleError("the play-off asks each bot once per position, so it needs a "
+                            "bot that chooses without chance (not random)")
+        game = load("knack", players=2, **rules.changed())
+        mine, theirs = make_bot(game, "equilibrium"), make_bot(game, versus)
+        with _progress(f"playing off against {versus}", 1):
+            first = match_value(rules, (mine, theirs))
+            second = -match_value(rules, (theirs, mine))
+        data["versus"] = {"bot": versus, "as_seat_0": first, "as_seat_1": second,
+                          "mean": (first + second) / 2}
     if as_json:
         _print_json(data)
         return
@@ -169,6 +185,11 @@ def solve_knack(
                           " ".join(map(str, row["seat1"])) or "-", str(row["bettor"]),
                           str(row["raise"]), f"{row['value']:+.4f}")
     console.print(table)
+    if "versus" in data:
+        v = data["versus"]
+        console.print(f"The equilibrium bot against {v['bot']}: {v['as_seat_0']:+.6f} koppar "
+                      f"per pot as seat 0, {v['as_seat_1']:+.6f} as seat 1 (exactly)",
+                      highlight=False)
 
 
 # --------------------------------------------------------------------------- Yatzy

@@ -48,6 +48,7 @@ is worth 2 × 0.5455 − 1 of the 1 koppar each has in (:func:`kastkopp.games.kn
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -56,16 +57,21 @@ from typing import Any
 import numpy as np
 
 from kastkopp.dice import Faces, multisets
-from kastkopp.engine import RuleError
+from kastkopp.engine import Action, Player, RuleError
 from kastkopp.games.knack import (
     DOUBLE_KNOCK_SUM,
+    DoubleKnock,
+    Keep,
     KnackRules,
+    Knock,
+    Pass,
+    Reroll,
     double_knock_chance,
     pair,
     position,
     triple,
 )
-from kastkopp.stakes import Ledger
+from kastkopp.stakes import Accept, Call, Fold, Ledger, Raise, Refuse
 
 Array = np.ndarray
 
@@ -364,4 +370,149 @@ def positions_summary(solution: KnackSolution) -> list[dict[str, Any]]:
     return rows
 
 
-__all__ = ["DOUBLE_KNOCK_SUM", "KnackSolution", "solution_for", "solve"]
+__all__ = ["DOUBLE_KNOCK_SUM", "KnackSolution", "match_value", "solution_for", "solve"]
+
+
+# --------------------------------------------------------------------------- playing it off
+
+
+def match_value(rules: KnackRules, players: tuple[Player, Player],
+                tolerance: float = 1e-12, max_iterations: int = 5_000) -> float:
+    """Seat 0's exact expected winnings when two bots play one pot of heads-up Knack.
+
+    The same throw as the solver's, but every choice is asked of the bots themselves, once
+    for every position, from the view their seat would have there (the bots of Knack
+    choose without chance, so one answer per position is the whole of their play). Then
+    the values are iterated to their fixed point, as the solver's are.
+    """
+    stakes = Stakes.of(rules)
+    results, chance = throws()
+    purses = rules.stacks(2)
+    n = len(stakes.stakes)
+    ask = _Asker(players, purses)
+    won = [[_pot_won(ask, c, winner) for c in stakes.stakes] for winner in (0, 1)]
+    first = np.zeros((n, len(results), len(results)), dtype=int)
+    second = np.zeros((n, len(KEPT), len(results)), dtype=int)
+    for i, c in enumerate(stakes.stakes):
+        for r1, theirs in enumerate(results):
+            for r0, mine in enumerate(results):
+                if not mine.triple and not theirs.triple:
+                    first[i, r0, r1] = KEPT_INDEX[ask.keep(0, c, mine, theirs, ())]
+            for k0, kept0 in enumerate(KEPT):
+                if not theirs.triple:
+                    second[i, k0, r1] = KEPT_INDEX[ask.keep(1, c, theirs, None, kept0)]
+    # the betting: knock (target = the same stake), a called raise, or a fold
+    target = np.zeros((n, len(KEPT), len(KEPT)), dtype=int)
+    folded = np.zeros((n, len(KEPT), len(KEPT)))
+    is_fold = np.zeros((n, len(KEPT), len(KEPT)), dtype=bool)
+    for i, c in enumerate(stakes.stakes):
+        for k0, kept0 in enumerate(KEPT):
+            for k1, kept1 in enumerate(KEPT):
+                worst = int(WORST[k0, k1])
+                r, called = ask.bet(stakes, c, worst, kept0, kept1)
+                target[i, k0, k1] = stakes.stakes.index(c + r) if called else i
+                is_fold[i, k0, k1] = not called
+                folded[i, k0, k1] = c if worst == 0 else -c
+    t = np.array([r.triple for r in results])
+    ended = np.add.outer(t, t) > 0
+    sign = np.sign(np.subtract.outer(t, t))
+    terminal = np.where(sign[None] > 0, np.array(won[0])[:, None, None],
+                        -np.array(won[1])[:, None, None]) * (sign[None] != 0)
+    k0s, k1s = np.arange(len(KEPT))[:, None], np.arange(len(KEPT))[None, :]
+    start = np.zeros((n, len(KEPT), len(KEPT)))
+    stake_index = np.arange(n)[:, None, None]
+    for _ in range(max_iterations):
+        bet = np.where(is_fold, folded, start[target, k0s, k1s])
+        kept0 = first
+        kept1 = second[stake_index, kept0, np.arange(len(results))[None, None, :]]
+        after = np.where(ended[None], terminal, bet[stake_index, kept0, kept1])
+        new = chance @ after @ chance.T
+        residual = float(np.max(np.abs(new - start)))
+        start = new
+        if residual < tolerance:
+            break
+    return float(start[stakes.stakes.index(rules.ante), KEPT_INDEX[()], KEPT_INDEX[()]])
+
+
+def _dice_for(result: Result) -> list[int]:
+    """Dice that make ``result``: the three faces, a pair with another die, or a triple."""
+    if result.triple:
+        return [result.triple] * 3
+    if len(result.options) == 1:
+        face = result.options[0][0]
+        return sorted([face, face, 1 if face != 1 else 2], reverse=True)
+    return sorted((k[0] for k in result.options if k), reverse=True)
+
+
+@dataclass
+class _Asker:
+    """Asks the two bots, from the views their seats would have."""
+
+    players: tuple[Player, Player]
+    purses: tuple[int, ...]
+
+    def view(self, phase: str, seat: int, paid: tuple[int, int], kept: tuple[Faces, Faces],
+             dice: tuple[list[int], list[int]] = ([], []), **extra: Any) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "game": "knack", "seat": seat, "phase": phase, "to_move": seat,
+            "dice": [list(d) for d in dice], "kept": [list(k) for k in kept],
+            "folded": [], "pot": sum(paid), "paid_in": list(paid),
+            "purses": [p - q for p, q in zip(self.purses, paid, strict=True)],
+            "winners": [], "won": 0, "share": 0, "asker": None, "history": []}
+        view.update(extra)
+        return view
+
+    def choose(self, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
+        action = self.players[seat].choose(view, legal, random.Random(0))
+        if action not in legal:
+            raise ValueError(f"the bot chose {action}, not one of {legal}")
+        return action
+
+    def keep(self, seat: int, c: int, mine: Result, theirs: Result | None,
+             kept0: Faces) -> Faces:
+        if len(mine.options) == 1:
+            return mine.options[0]
+        if seat == 0:
+            assert theirs is not None
+            other: Faces = theirs.options[0] if len(theirs.options) == 1 else ()
+            view = self.view("keep", 0, (c, c), ((), other),
+                             (_dice_for(mine), _dice_for(theirs)))
+        else:
+            view = self.view("keep", 1, (c, c), (kept0, ()), ([], _dice_for(mine)))
+        legal: list[Action] = [*(Keep(f) for f in sorted({k[0] for k in mine.options if k})),
+                               Reroll()]
+        action = self.choose(seat, view, legal)
+        return (action.face,) if isinstance(action, Keep) else ()
+
+    def bet(self, stakes: Stakes, c: int, worst: int, kept0: Faces, kept1: Faces
+            ) -> tuple[int, bool]:
+        """The raise the worst placed makes (0: he knocks), and whether it is called."""
+        raises = stakes.raises[c, worst]
+        legal: list[Action] = [Knock(), *(Raise(r) for r, _ in raises)]
+        view = self.view("bet", worst, (c, c), (kept0, kept1), worst=worst, to_call=0,
+                         max_raise=len(raises))
+        action = self.choose(worst, view, legal)
+        if not isinstance(action, Raise):
+            return 0, True
+        r = action.amount
+        payable = dict(raises)[r]
+        other = 1 - worst
+        paid = (c + r, c) if worst == 0 else (c, c + r)
+        answers: list[Action] = [Call(), Fold()] if payable else [Fold()]
+        view = self.view("respond", other, paid, (kept0, kept1), worst=worst, to_call=r,
+                         max_raise=0)
+        return r, isinstance(self.choose(other, view, answers), Call)
+
+
+def _pot_won(ask: _Asker, c: int, winner: int) -> float:
+    """What the winner of a pot at stake ``c`` takes, the double knock asked of the bots."""
+    loser = 1 - winner
+    paid = (c, c)
+    view = ask.view("double", loser, paid, ((), ()), winners=[winner], share=c)
+    if not isinstance(ask.choose(loser, view, [DoubleKnock(), Pass()]), DoubleKnock):
+        return float(c)
+    view = ask.view("answer", winner, paid, ((), ()), winners=[winner], share=c, asker=loser)
+    if not isinstance(ask.choose(winner, view, [Accept(), Refuse()]), Accept):
+        return float(c)
+    q = float(double_knock_chance())
+    return c - (2 * q - 1) * c
