@@ -423,9 +423,8 @@ def match_value(rules: KnackRules, players: tuple[Player, Player],
     stake_index = np.arange(n)[:, None, None]
     for _ in range(max_iterations):
         bet = np.where(is_fold, folded, start[target, k0s, k1s])
-        kept0 = first
-        kept1 = second[stake_index, kept0, np.arange(len(results))[None, None, :]]
-        after = np.where(ended[None], terminal, bet[stake_index, kept0, kept1])
+        chosen = second[stake_index, first, np.arange(len(results))[None, None, :]]
+        after = np.where(ended[None], terminal, bet[stake_index, first, chosen])
         new = chance @ after @ chance.T
         residual = float(np.max(np.abs(new - start)))
         start = new
