@@ -167,3 +167,8 @@ def test_solve_linka_json(solved, monkeypatch, tmp_path):
     assert data["exploitability"] < 1e-4 and data["deal_games"] == 258
     assert np.isclose(sum(r["chance"] for r in data["hands"]
                           if r["situation"] == "opening"), 1.0)
+
+
+def test_the_solver_refuses_all_in_tables():
+    result = CliRunner().invoke(app, ["solve", "linka", "--rule", "all_in=ask"])
+    assert result.exit_code != 0 and "all-in" in result.output

@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from kastkopp.dice import Faces
+from kastkopp.engine import RuleError
 from kastkopp.games.linka import Hand, Linka, LinkaRules, LinkaState, hand
 from kastkopp.strategy.cfr import Array, Decision, Leaf, PublicTree, Solver, build
 
@@ -76,6 +77,8 @@ class Betting:
 
     @staticmethod
     def of(rules: LinkaRules) -> Betting:
+        if rules.all_in != "no":
+            raise RuleError("the Linka solver plays without all-in (all_in=no)")
         game = Linka(rules=rules, players=2)
         dealt = game.new_state()
         while dealt.chance() is not None:  # any dice: the betting does not depend on them
