@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.dice import multisets
-from kastkopp.engine import RuleError
+from kastkopp.dice import SeededDice, multisets
+from kastkopp.engine import RuleError, Table, play_out
 from kastkopp.games import load
 from kastkopp.games.knack import KnackRules, KnackState
 from kastkopp.strategy import make_bot
@@ -172,3 +172,17 @@ def test_solve_knack_plays_the_bot_off_against_another_and_refuses_random():
     refused = CliRunner().invoke(app, ["solve", "knack", "--rule", "purse=3", "--versus",
                                        "random"])
     assert refused.exit_code != 0 and "without chance" in refused.output
+
+
+def test_with_uneven_purses_the_bot_plays_whole_games_and_the_richer_forces_folds():
+    game = load("knack", players=2, purses="10,3")
+    solution = solution_for(game.rules)
+    # at a stake of 2 seat 1 has 1 koppar left: a raise of 2 he cannot pay, so he folds,
+    # and seat 0, worst placed with nothing kept against a pair, takes the pot by raising
+    values = solution.raise_values(2, (), (6, 6))
+    assert values[1] < values[0] < values[2] == 2.0
+    bots = [make_bot(game, "equilibrium"), make_bot(game, "equilibrium")]
+    for number in range(20):
+        table = Table(game, seats=["a", "b"], dice=SeededDice(number))
+        play_out(table, bots, random.Random(number))
+        assert table.is_over()

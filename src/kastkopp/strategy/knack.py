@@ -95,6 +95,8 @@ class EquilibriumKnackBot(Player):
         rules = self.game.rules
         if len(view["kept"]) != 2 or getattr(rules, "all_in", "no") != "no":
             return self.fallback.choose(view, legal, rng)
+        if view["phase"] == "respond" and Call() not in legal:
+            return Fold()  # a raise beyond his purse: folding is all there is
         action = _solved_action(solution_for(rules), view)
         return action if action in legal else self.fallback.choose(view, legal, rng)
 
