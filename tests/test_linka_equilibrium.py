@@ -172,3 +172,19 @@ def test_solve_linka_json(solved, monkeypatch, tmp_path):
 def test_the_solver_refuses_all_in_tables():
     result = CliRunner().invoke(app, ["solve", "linka", "--rule", "all_in=ask"])
     assert result.exit_code != 0 and "all-in" in result.output
+
+
+@pytest.mark.parametrize("deal", [le.Deal((5, 4), 6, 4), le.Deal((2, 1), 5, 4),
+                                  le.Deal((6, 6), 6, 1)])
+def test_played_off_exactly_the_equilibrium_gets_at_least_its_value_against_any_bot(
+        solved, deal):
+    # minimax: whatever the strong bot does, each seat of the equilibrium gets its value;
+    # against its own bot (any pure strategy it mixes) exactly its value
+    game = load("linka", players=2, **SMALL)
+    betting = le.Betting.of(solved.rules)
+    dealt = le.deal_game(deal)[0]
+    value = solved.games[dealt].value
+    first, dealer = le.play_off_game(solved, betting, dealt, make_bot(game, "strong"))
+    assert first >= value - 1e-9 and dealer >= -value - 1e-9
+    first, dealer = le.play_off_game(solved, betting, dealt, make_bot(game, "equilibrium"))
+    assert first == pytest.approx(value, abs=1e-9) and dealer == pytest.approx(-value, abs=1e-9)

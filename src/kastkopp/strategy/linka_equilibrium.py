@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
@@ -53,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from kastkopp.dice import Faces
-from kastkopp.engine import RuleError
+from kastkopp.engine import Player, RuleError
 from kastkopp.games.linka import Hand, Linka, LinkaRules, LinkaState, hand
 from kastkopp.strategy.cfr import Array, Decision, Leaf, PublicTree, Solver, build
 
@@ -425,6 +426,72 @@ def cached_solve(rules: LinkaRules, progress: Callable[[int, int], None] | None 
 def equilibrium_for(rules: LinkaRules) -> LinkaEquilibrium:
     """The solved game for ``rules``, once per process (the bot asks every move)."""
     return cached_solve(rules)
+
+
+# --------------------------------------------------------------------------- playing it off
+
+
+def play_off(eq: LinkaEquilibrium, bot: Player) -> dict[str, float]:
+    """The equilibrium's exact winnings per pot against ``bot``, in either seat.
+
+    ``bot`` must choose without chance (as the strong bot does). It is asked, on the
+    module's own table, what it does in every betting position of every deal game with
+    each of its hidden dice; its answers become a strategy on the same tree, and the CFR
+    engine weighs every deal and hidden die exactly.
+    """
+    betting = Betting.of(eq.rules)
+    as_first = as_dealer = 0.0
+    for game, weight in deal_weights().items():
+        first, dealer = play_off_game(eq, betting, game, bot)
+        as_first += weight * first
+        as_dealer += weight * dealer
+    return {"as_first_bettor": as_first, "as_dealer": as_dealer,
+            "mean": (as_first + as_dealer) / 2}
+
+
+def play_off_game(eq: LinkaEquilibrium, betting: Betting, game: DealGame, bot: Player
+                  ) -> tuple[float, float]:
+    """One deal game of :func:`play_off`: the equilibrium's winnings as first bettor and
+    as dealer."""
+    deal = next(d for d, _ in deals() if deal_game(d)[0] == game)
+    solver = Solver(build(DealBetting(betting, game)))
+    mine = eq.games[game].strategy
+    theirs = [_bot_strategy(solver.tree, eq.rules, deal, bot, seat) for seat in (FIRST, DEALER)]
+    return (solver.game_value([mine[0], theirs[1]]),
+            -solver.game_value([theirs[0], mine[1]]))
+
+
+def _bot_strategy(tree: PublicTree, rules: LinkaRules, deal: Deal, bot: Player,
+                  seat: int) -> Array:
+    """What ``bot`` in ``seat`` does at every betting position, for each of its hands."""
+    player = 0 if seat == FIRST else 1
+    game, first_index, dealer_index = deal_game(deal)
+    index = first_index if seat == FIRST else dealer_index
+    hands = len(game.first if seat == FIRST else game.dealer)
+    strategy = np.zeros((len(tree.edge_parent[player]), hands))
+    table = Linka(rules=rules, players=2)
+    done: set[int] = set()
+    for hidden in range(1, 7):
+        column = index[hidden - 1]
+        if column in done:
+            continue
+        done.add(column)
+        own = {seat: hidden, 1 - seat: 1}
+        state = table.new_state().resolve(deal.linka).resolve((deal.first_open,))
+        state = state.resolve((deal.dealer_open,)).resolve((own[FIRST],))
+        stack = [((), state.resolve((own[DEALER],)))]
+        while stack:
+            node, here = stack.pop()
+            actions = tree.actions(node)
+            if not actions:
+                continue
+            if actions[0][0] == player:
+                chosen = str(bot.choose(here.view(seat), here.legal_actions(),
+                                        random.Random(0)))
+                edges = {label: edge for _, edge, label in actions}
+                strategy[edges[chosen], column] = 1.0
+            stack.extend(((*node, label), here.apply(label)) for _, _, label in actions)
+    return strategy
 
 
 # --------------------------------------------------------------------------- in words
