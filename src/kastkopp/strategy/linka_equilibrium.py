@@ -479,7 +479,7 @@ def _bot_strategy(tree: PublicTree, rules: LinkaRules, deal: Deal, bot: Player,
         own = {seat: hidden, 1 - seat: 1}
         state = table.new_state().resolve(deal.linka).resolve((deal.first_open,))
         state = state.resolve((deal.dealer_open,)).resolve((own[FIRST],))
-        stack = [((), state.resolve((own[DEALER],)))]
+        stack: list[tuple[Node, LinkaState]] = [((), state.resolve((own[DEALER],)))]
         while stack:
             node, here = stack.pop()
             actions = tree.actions(node)
