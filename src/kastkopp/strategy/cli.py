@@ -94,6 +94,104 @@ def solve_mia(
     console.print(table)
 
 
+# --------------------------------------------------------------------------- Linka
+
+
+@solve_app.command("linka")
+@friendly
+def solve_linka(
+    preset: str = typer.Option(None, "--preset"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value (the seed's "
+                                   "example plays ante=5)"),
+    fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Heads-up Linka: the betting equilibrium of one pot, exactly (a linear programme for
+    every deal)."""
+    from kastkopp.games.linka import LinkaRules
+    from kastkopp.strategy.linka_equilibrium import cached_solve
+
+    rules = _rules(LinkaRules, preset, rule)
+    with _progress("solving", 1) as update:
+        eq = cached_solve(rules, progress=lambda done, total: update(done / total),
+                          fresh=fresh)
+    data = eq.to_json()
+    if as_json:
+        _print_json(data)
+        return
+    source = "from the cache" if eq.cached else f"solved in {eq.seconds:.0f} s"
+    console.print(f"First bettor's value: [bold]{eq.value:+.4f}[/] koppar per pot "
+                  f"(exploitability {eq.exploitability:.1e}, {source})", highlight=False)
+    table = RichTable(title="How each hand is bet, over every deal")
+    for column in ("situation", "hand", "check", "call", "raise", "mean raise", "fold"):
+        table.add_column(column, justify="right" if column not in ("situation", "hand")
+                         else "left")
+    for row in data["hands"]:
+        raised = row.get("mean_raise")
+        table.add_row(row["situation"], row["hand"],
+                      *(_percent(row.get(c)) for c in ("check", "call", "raise")),
+                      "" if raised is None else f"{raised:.1f}", _percent(row.get("fold")))
+    console.print(table)
+
+
+# --------------------------------------------------------------------------- Knack
+
+
+@solve_app.command("knack")
+@friendly
+def solve_knack(
+    preset: str = typer.Option(None, "--preset"),
+    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    versus: str = typer.Option(None, "--versus", help="also play the equilibrium bot off "
+                               "against this bot, exactly (every position, no sampling)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Heads-up Knack: every position's value and best move, by backward induction."""
+    from kastkopp.engine import RuleError
+    from kastkopp.games import load
+    from kastkopp.games.knack import KnackRules
+    from kastkopp.strategy import make_bot
+    from kastkopp.strategy.knack_equilibrium import match_value, solve
+
+    rules = _rules(KnackRules, preset, rule)
+    with _progress("solving", 1):
+        solution = solve(rules)
+    data = solution.to_json()
+    if versus is not None:
+        if versus == "random":
+            raise RuleError("the play-off asks each bot once per position, so it needs a "
+                            "bot that chooses without chance (not random)")
+        game = load("knack", players=2, **rules.changed())
+        mine, theirs = make_bot(game, "equilibrium"), make_bot(game, versus)
+        with _progress(f"playing off against {versus}", 1):
+            first = match_value(rules, (mine, theirs))
+            second = -match_value(rules, (theirs, mine))
+        data["versus"] = {"bot": versus, "as_seat_0": first, "as_seat_1": second,
+                          "mean": (first + second) / 2}
+    if as_json:
+        _print_json(data)
+        return
+    console.print(f"Seat 0's value: [bold]{solution.first_value:+.6f}[/] koppar per pot "
+                  f"(residual {solution.residual:.1e} after {solution.iterations} throws "
+                  f"iterated, {solution.seconds:.1f} s)", highlight=False)
+    console.print("Double knock: never ask for one; always grant it (asking costs the "
+                  f"loser {data['double_knock']['asking_costs_per_stake']:.3f} × his stake).")
+    table = RichTable(title="Raises at the ante (the worst placed bets; the rest knock)")
+    for column in ("seat 0 kept", "seat 1 kept", "bettor", "raise", "seat 0's value"):
+        table.add_column(column)
+    for row in data["positions"]:
+        if row["raise"]:
+            table.add_row(" ".join(map(str, row["seat0"])) or "-",
+                          " ".join(map(str, row["seat1"])) or "-", str(row["bettor"]),
+                          str(row["raise"]), f"{row['value']:+.4f}")
+    console.print(table)
+    if "versus" in data:
+        v = data["versus"]
+        console.print(f"The equilibrium bot against {v['bot']}: {v['as_seat_0']:+.6f} koppar "
+                      f"per pot as seat 0, {v['as_seat_1']:+.6f} as seat 1 (exactly)",
+                      highlight=False)
+
+
 # --------------------------------------------------------------------------- Yatzy
 
 

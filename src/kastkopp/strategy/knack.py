@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from kastkopp.engine import Action, Game, Player
-from kastkopp.games.knack import DoubleKnock, Keep, Knock, Pass, double_knock_chance, equities
+from kastkopp.games.knack import (
+    DoubleKnock,
+    Keep,
+    Knock,
+    Pass,
+    Reroll,
+    double_knock_chance,
+    equities,
+)
 from kastkopp.stakes import Accept, AllIn, Call, Fold, Raise, Refuse
 from kastkopp.strategy import register_bot
 
@@ -69,3 +77,72 @@ class StrongKnackBot(Player):
               "folds by expected value")
 def strong(game: Game) -> Player:
     return StrongKnackBot()
+
+
+@dataclass
+class EquilibriumKnackBot(Player):
+    """Two players: plays the exact solution of heads-up Knack
+    (:mod:`kastkopp.strategy.knack_equilibrium`); more players, or all-in tables, the
+    strong bot. Everything it needs is open on the table."""
+
+    game: Game
+    fallback: Player
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        from kastkopp.strategy.knack_equilibrium import solution_for
+
+        rules = self.game.rules
+        if len(view["kept"]) != 2 or getattr(rules, "all_in", "no") != "no":
+            return self.fallback.choose(view, legal, rng)
+        if view["phase"] == "respond" and Call() not in legal:
+            return Fold()  # a raise beyond his purse: folding is all there is
+        action = _solved_action(solution_for(rules), view)
+        return action if action in legal else self.fallback.choose(view, legal, rng)
+
+
+def _solved_action(solution: Any, view: dict[str, Any]) -> Action:
+    """What the solution does in this position (seat 0 maximises its value, seat 1
+    minimises it)."""
+    from kastkopp.games.knack import pair
+    from kastkopp.strategy.knack_equilibrium import KEPT, best_raise
+
+    seat, phase = view["seat"], view["phase"]
+    kept = [tuple(k) for k in view["kept"]]
+    sign = 1.0 if seat == 0 else -1.0  # the bot's own value is sign × seat 0's
+    if phase == "double":
+        ask, grant = solution.double_knock(view["share"])
+        return DoubleKnock() if ask > 0 and grant >= 0 else Pass()
+    if phase == "answer":
+        _, grant = solution.double_knock(view["share"])
+        return Accept() if grant >= 0 else Refuse()
+    stake = view["paid_in"][seat]
+    if phase == "keep":
+        dice = tuple(view["dice"][seat])
+        mine = [(f,) for f in sorted(set(dice))] + [()]
+        if seat == 0:
+            theirs_dice = tuple(view["dice"][1])
+            theirs = [kept[1]] if pair(theirs_dice) is not None \
+                else [(f,) for f in sorted(set(theirs_dice))] + [()]
+            score = {k: round(min(solution.bet_value(stake, k, t) for t in theirs), 9)
+                     for k in mine}
+        else:
+            score = {k: round(-solution.bet_value(stake, kept[0], k), 9) for k in mine}
+        best = max(mine, key=lambda k: (score[k], KEPT.index(k)))
+        return Keep(best[0]) if best else Reroll()
+    if phase == "bet":
+        values = solution.raise_values(stake, kept[0], kept[1])
+        chosen = best_raise(values, 1 if seat == 0 else -1)
+        return Knock() if chosen == 0 else Raise(chosen)
+    if phase == "respond":
+        raised = max(view["paid_in"])
+        call = sign * solution.value(raised, kept[0], kept[1])
+        return Call() if call >= -stake else Fold()
+    return Fold()
+
+
+@register_bot("knack", "equilibrium", "two players: the exact solution of heads-up Knack "
+              "(keeps, raises, calls and double knocks by backward induction); more players: "
+              "as the strong bot")
+def equilibrium(game: Game) -> Player:
+    return EquilibriumKnackBot(game, StrongKnackBot())

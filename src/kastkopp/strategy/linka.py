@@ -53,3 +53,40 @@ class StrongLinkaBot(Player):
               "and folds by expected value")
 def strong(game: Game) -> Player:
     return StrongLinkaBot()
+
+
+@dataclass
+class EquilibriumLinkaBot(Player):
+    """Two players: bets by the exact equilibrium of heads-up Linka
+    (:mod:`kastkopp.strategy.linka_equilibrium`), from its own dice and the open ones;
+    more players, all-in tables and the all-in question, as the strong bot."""
+
+    game: Game
+    fallback: Player
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        from kastkopp.strategy.linka_equilibrium import Deal, equilibrium_for
+
+        rules = self.game.rules
+        if (len(view["dice"]) != 2 or view["phase"] != "bet" or view["deal"] != 1
+                or getattr(rules, "all_in", "no") != "no"):
+            return self.fallback.choose(view, legal, rng)
+        seat = view["seat"]
+        deal = Deal(tuple(view["linka"]), view["dice"][1][0], view["dice"][0][0])
+        history = [h["action"] for h in view["history"]]
+        policy = equilibrium_for(rules).policy(
+            deal, history, view["dice"][seat][1], seat)
+        by_name = {str(a): a for a in legal}
+        labels = [label for label, p in policy.items() if label in by_name and p > 0]
+        if not labels:
+            return self.fallback.choose(view, legal, rng)
+        weights = [policy[label] for label in labels]
+        return by_name[rng.choices(labels, weights=weights)[0]]
+
+
+@register_bot("linka", "equilibrium", "two players: bets by the exact equilibrium of "
+              "heads-up Linka (raises, bluffs, calls and folds mixed as solved); more "
+              "players: as the strong bot")
+def equilibrium(game: Game) -> Player:
+    return EquilibriumLinkaBot(game, StrongLinkaBot())

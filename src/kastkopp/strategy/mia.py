@@ -91,3 +91,63 @@ class SensibleMiaBot(Player):
 def sensible(game: Game) -> Player:
     assert isinstance(game.rules, MiaRules)
     return SensibleMiaBot(game.rules)
+
+
+@dataclass
+class EquilibriumMiaBot(Player):
+    """Plays the solved heads-up exchange (:mod:`kastkopp.strategy.mia_equilibrium`).
+
+    Two players alive: exactly the equilibrium — each announcement mixed as solved for the
+    value in the cup and the claim to beat, each answer as solved for the claim and how
+    often it has been passed. More players: the same tables, read as if the player to move
+    faced one opponent (the claim to beat, the claim made, its own dice when they are its
+    own), kept to what is legal here; where the tables say nothing, the sensible bot.
+    """
+
+    rules: MiaRules
+    fallback: Player
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        policy = self.policy(view)
+        by_name = {str(a): a for a in legal}
+        labels = [label for label, p in policy.items() if label in by_name and p > 0]
+        if not labels:
+            return self.fallback.choose(view, legal, rng)
+        return by_name[rng.choices(labels, weights=[policy[x] for x in labels])[0]]
+
+    def policy(self, view: dict[str, Any]) -> dict[str, float]:
+        """The chance of each action the solved exchange gives this position."""
+        from kastkopp.strategy.mia_equilibrium import equilibrium_for
+
+        eq = equilibrium_for(self.rules)
+        said = [h["action"] for h in view["history"]]
+        claims = [int(a.split()[1]) for a in said if a.startswith("announce")]
+        if view["phase"] == "announce":
+            to_beat = claims[-1] if claims else None
+            mine = int(view["your_dice"])
+            chances = eq.announcement_policy(to_beat).get(mine, {})
+            return {f"announce {c}": p for c, p in chances.items()}
+        if view["phase"] != "respond" or not claims:
+            return {}
+        claim = claims[-1]
+        to_beat = claims[-2] if len(claims) > 1 else None
+        sub = eq.subgames.get(to_beat)
+        if "your_dice" in view:  # the cup came back to the roller: his own dice decide
+            node = ("respond", claim, 1)
+            if sub is None or node not in sub.solver.tree.index:
+                return {}
+            column = self.rules.rank(int(view["your_dice"]))
+            return {label: float(p[column]) for label, p in sub.solver.policy(node).items()}
+        node = ("respond", claim, 0)
+        if sub is None or node not in sub.solver.tree.index:
+            return {}
+        return {label: float(p[0]) for label, p in sub.solver.policy(node).items()}
+
+
+@register_bot("mia", "equilibrium", "two players: the solved heads-up equilibrium (bluffs, "
+              "calls and passes mixed as solved); more players: the same tables, one "
+              "opponent at a time")
+def equilibrium(game: Game) -> Player:
+    assert isinstance(game.rules, MiaRules)
+    return EquilibriumMiaBot(game.rules, SensibleMiaBot(game.rules))

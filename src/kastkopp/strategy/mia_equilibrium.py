@@ -289,3 +289,10 @@ def _best_responses(eq: Equilibrium, claims: list[int | None]) -> tuple[float, f
         else:
             as_roller[claim], as_responder[claim] = roller, responder
     return result
+
+
+@lru_cache(maxsize=8)
+def equilibrium_for(rules: MiaRules) -> Equilibrium:
+    """The solved exchange for ``rules`` as the table plays it (one pass), once per
+    process: what :class:`kastkopp.strategy.mia.EquilibriumMiaBot` plays."""
+    return solve(rules, target=1e-4)
