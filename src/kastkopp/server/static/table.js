@@ -10,6 +10,7 @@ const board = document.getElementById("board");
 const controls = document.getElementById("controls");
 const seating = document.getElementById("seating");
 const error = document.getElementById("error");
+const talk = document.getElementById("talk");
 const me = document.getElementById("me-name")?.textContent ?? null;
 
 let renderer = null;
@@ -18,6 +19,7 @@ let socket = null;
 let retry = 0;
 let sentFor = -1;  // the seq we last acted on: one action per position
 let nextId = 1;
+let told = null;  // the last frame told at the table (its moves narrated)
 
 async function loadRenderer() {
   try {
@@ -65,7 +67,7 @@ function statusLine() {
 
 function drawSeating(summary) {
   const items = summary.seats.map((s, i) => h("li", {class: i === frame?.to_move ? "to-move" : ""},
-    s.name ?? (s.bot ? `bot:${s.bot}` : "—")));
+    s.name ?? (s.bot ? `${t("Bot {n}", {n: i + 1})} (${s.bot})` : "—")));
   const parts = [h("ol", {class: "seats"}, ...items)];
   if (summary.status === "open") {
     const mine = summary.seats.some((s) => s.name === me);
@@ -115,11 +117,27 @@ function draw() {
   const drawn = renderer.render(frame, {send, mine});
   board.replaceChildren(drawn.board);
   controls.replaceChildren(mine && drawn.controls ? drawn.controls : "");
+  // A renderer may dock its controls at the bottom of the screen, where a phone shows them.
+  controls.classList.toggle("dock", Boolean(mine && drawn.controls && drawn.dock));
+  document.body.style.setProperty("--dock", controls.classList.contains("dock")
+    ? `${controls.offsetHeight}px` : "0px");
   if (frame.status === "over" && frame.server_seed) {
     document.getElementById("seed").textContent = `server_seed: ${frame.server_seed}`;
     document.getElementById("replay").replaceChildren(
       h("a", {href: `/replay/${table.id}`, id: "replay-link"}, t("Replay")));
   }
+}
+
+/** What happened since the last frame, in words, into the polite live region. */
+function tell(next) {
+  if (!talk || !renderer.narrate || !next.view) return;
+  const lines = renderer.narrate(told?.view ? told : null, next);
+  told = next;
+  if (!lines.length) return;
+  talk.hidden = false;
+  for (const line of lines) talk.append(h("li", {}, line));
+  while (talk.children.length > 60) talk.firstElementChild.remove();
+  talk.scrollTop = talk.scrollHeight;
 }
 
 function connect(again = false) {
@@ -137,6 +155,7 @@ function connect(again = false) {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
       frame = message;
+      tell(frame);
       draw();
     } else if (message.type === "chat") {
       chat.add(message);
