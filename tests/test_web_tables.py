@@ -108,6 +108,17 @@ def check_turn(person: Person, size: tuple[int, int], lang: str, english: set[st
 # --------------------------------------------------------------------------- moves
 
 
+def press_by_keyboard(page: Any, selector: str) -> None:
+    """Reach the control with the Tab key alone, from the top of the page, and press Enter."""
+    page.evaluate("document.activeElement?.blur()")
+    for _ in range(150):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => !!document.activeElement?.matches(s)", selector):
+            page.keyboard.press("Enter")
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
 def click_one(page: Any, rng: random.Random, weights: dict[str, float]) -> None:
     """One of the toolbar's actions, the likelier ones as ``weights`` say."""
     buttons = page.locator("#toolbar button[data-action]:enabled, #toolbar button[data-verb]")
@@ -248,7 +259,10 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicking(
         turns["n"] += 1
         if turns["n"] in (1, 3):
             page.screenshot(path=str(ARTIFACTS / f"tables-{name}-turn{turns['n']}.png"))
-        if game == "poker_dice":
+        if turns["n"] == 1:  # the first move from the keyboard alone
+            press_by_keyboard(page, "#announce" if page.locator("#announce").count()
+                              else "#toolbar button[data-action]:not([data-action=fold])")
+        elif game == "poker_dice":
             poker_move(page, rng)
         else:
             click_one(page, rng, {"fold": 0.3, "raise": 1.0, "double": 1.0, "refuse": 1.0})

@@ -5,13 +5,20 @@ import {actionButton, betControls, betSaid, losses, players, prompt, result} fro
 
 const triple = (d) => (d.length === 3 && d[0] === d[1] && d[1] === d[2] ? d[0] : null);
 
-/** What a player's dice amount to, in words. */
-function position(dice, kept) {
+/** What a player's dice amount to, in words ("" before they have chosen). */
+function position(dice, kept, rerolled) {
   const face = triple(dice);
   if (face !== null) return t("three of a kind ({face})", {face});
-  if (kept.length === 2) return t("a pair ({face})", {face: kept[0]});
+  const paired = kept.length === 2 ? kept[0] : dice.find((f, i) => dice.indexOf(f) !== i);
+  if (paired !== undefined) return t("a pair ({face})", {face: paired});
   if (kept.length === 1) return t("keeps a {face}", {face: kept[0]});
-  return dice.length ? t("throws all three again") : "";
+  return rerolled ? t("throws all three again") : "";
+}
+
+/** Whether a seat's last word this throw was to pick all three dice up. */
+function rerolled(v, seat) {
+  const last = [...v.history].reverse().find((e) => e.seat === seat);
+  return last?.action === "reroll";
 }
 
 /** The three dice of a player, those left on the table marked. */
@@ -50,7 +57,6 @@ function status(frame) {
 /** The pot's result: who won it with what, who lost what and why. */
 function outcomeLines(frame) {
   const v = frame.view;
-  if (!v.outcome) return [];
   const name = (s) => seatName(frame, s);
   const lines = v.winners.map((s) => {
     const face = triple(v.dice[s]);
@@ -63,8 +69,11 @@ function outcomeLines(frame) {
     return folded ? t("{name} wins the pot of {n}: everyone else folded", {name: name(s), n: v.won})
       : t("{name} wins the pot of {n}", {name: name(s), n: v.won});
   });
-  lines.push(...losses(frame, (s) => (v.folded.includes(s) ? t("folded")
-    : position(v.dice[s], v.kept[s]))));
+  if (!v.outcome) return lines;
+  const doubled = (s) => v.history.some((e) => e.seat === s && / pays \d+$/.test(e.action));
+  lines.push(...losses(frame, (s) => [v.folded.includes(s) ? t("folded")
+    : position(v.dice[s], v.kept[s], false) || t("no three of a kind"),
+  doubled(s) ? t("lost the double knock") : null].filter(Boolean).join(", ")));
   return lines;
 }
 
@@ -94,7 +103,9 @@ export function narrate(before, frame) {
   const v = frame.view;
   const from = before ? before.view.history.length : 0;
   const lines = v.history.slice(from).map((e) => said(frame, e)).filter(Boolean);
-  if (v.outcome && !before?.view?.outcome) lines.push(...outcomeLines(frame));
+  const told = outcomeLines(frame);
+  if (v.winners.length && !before?.view?.winners.length) lines.push(...told.slice(0, v.winners.length));
+  if (v.outcome && !before?.view?.outcome) lines.push(...told.slice(v.winners.length));
   return lines;
 }
 
@@ -130,12 +141,12 @@ function controls(frame, send) {
 export function render(frame, {send, mine}) {
   const v = frame.view;
   const notes = (s) => [
-    v.folded.includes(s) ? t("folded") : position(v.dice[s], v.kept[s]),
+    v.folded.includes(s) ? t("folded") : position(v.dice[s], v.kept[s], rerolled(v, s)),
     s === v.worst && !v.outcome ? t("worst placed") : null,
     v.winners.includes(s) ? t("winner") : null];
   const board = h("div", {class: "knack"},
     h("p", {class: "round"}, t("Throw {n}", {n: v.throw}), " · ",
-      h("strong", {id: "pot"}, `${t("Pot")}: ${v.outcome ? v.won : v.pot}`),
+      h("strong", {id: "pot"}, `${t("Pot")}: ${v.winners.length ? v.won : v.pot}`),
       v.max_raise ? ` · ${t("Raise limit")}: ${v.max_raise}` : ""),
     prompt(status(frame)),
     players(frame, (s) => ({dice: seatDice(v.dice[s], v.kept[s]), notes: notes(s)})),

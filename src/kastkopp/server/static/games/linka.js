@@ -151,8 +151,7 @@ export function render(frame, {send, mine}) {
     : null;
   const board = h("div", {class: "linka"},
     h("p", {class: "round"}, v.deal > 1 ? `${t("Deal {n}: equal hands play again", {n: v.deal})} · ` : "",
-      h("strong", {id: "pot"}, `${t("Pot")}: ${v.outcome ? v.won : v.pot}`),
-      v.to_call ? ` · ${t("To call")}: ${v.to_call}` : ""),
+      h("strong", {id: "pot"}, `${t("Pot")}: ${v.outcome ? v.won : v.pot}`)),
     linka,
     prompt(status(frame)),
     v.your_hand && !v.outcome ? h("p", {class: "your-hand"}, `${t("Your hand")}: `,

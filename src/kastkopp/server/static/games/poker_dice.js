@@ -207,8 +207,8 @@ function controls(frame, send) {
   const row = [ownDice, h("span", {class: "small throws-left"}, t("Throws left: {n}", {n: left}))];
   if (canReroll) {
     row.push(h("button", {type: "button", id: "reroll", disabled: !frame.legal.includes(action),
-      onclick: () => send(action)}, picked.length ? t("Throw {n} dice again", {n: picked.length})
-      : t("Click dice to pick them up")));
+      title: t("Click dice to pick them up"), onclick: () => send(action)},
+    picked.length ? t("Throw {n} dice again", {n: picked.length}) : t("Throw again")));
   }
   if (frame.legal.includes("doubt")) row.push(actionButton("doubt", t("Doubt"), send));
   if (frame.legal.includes("accept")) {
