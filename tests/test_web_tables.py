@@ -108,15 +108,32 @@ def check_turn(person: Person, size: tuple[int, int], lang: str, english: set[st
 # --------------------------------------------------------------------------- moves
 
 
-def press_by_keyboard(page: Any, selector: str) -> None:
-    """Reach the control with the Tab key alone, from the top of the page, and press Enter."""
-    page.evaluate("document.activeElement?.blur()")
+def tab_to(page: Any, selector: str) -> None:
+    """Move the keyboard with the Tab key alone until it is on the control."""
     for _ in range(150):
-        page.keyboard.press("Tab")
         if page.evaluate("s => !!document.activeElement?.matches(s)", selector):
-            page.keyboard.press("Enter")
             return
+        page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {selector}")
+
+
+def press_by_keyboard(page: Any, selector: str) -> None:
+    """From where the turn put the keyboard (the toolbar's first control), Tab to the
+    control and press Enter."""
+    assert page.evaluate("!!document.activeElement?.closest('#toolbar')")
+    tab_to(page, selector)
+    page.keyboard.press("Enter")
+
+
+def reroll_by_keyboard(page: Any) -> None:
+    """Pick up the first die with the space bar (the keyboard stays on it) and throw it."""
+    assert page.evaluate("!!document.activeElement?.closest('#toolbar')")
+    tab_to(page, ".die-button[data-index='0']")
+    page.keyboard.press("Space")
+    page.wait_for_selector(".die-button[data-index='0'][aria-pressed='true']")
+    assert page.evaluate("document.activeElement.dataset.index") == "0"
+    tab_to(page, "#reroll")
+    page.keyboard.press("Enter")
 
 
 def click_one(page: Any, rng: random.Random, weights: dict[str, float]) -> None:
@@ -215,6 +232,10 @@ def check_hidden(person: Person, game: str, table: str, server: str,
 
 def snapshot(page: Any) -> tuple[dict[int, list[int]], list[int]]:
     """The dice drawn per player row, and those drawn as one's own outside the rows."""
+    stray = page.eval_on_selector_all(
+        "#main .die", "ds => ds.filter(d => !d.closest('#toolbar, .player, .linka-dice,"
+        " .opening, .shown, .screens .mine, .reveal')).length")
+    assert stray == 0  # no die is drawn anywhere else
     rows = page.eval_on_selector_all(
         ".player", "ps => ps.map(p => [+p.dataset.seat,"
         " [...p.querySelectorAll('.die')].map(d => +d.dataset.face)])")
@@ -249,6 +270,7 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicking(
     drawn: list[tuple[int, dict[int, list[int]], list[int]]] = []
     name = f"{game}-{size[0]}x{size[1]}-{lang}"
     turns = {"n": 0}
+    keyed = {"reroll": False}
 
     def move(mover: Person) -> None:
         seq = int(page.evaluate("document.body.dataset.seq"))
@@ -259,7 +281,10 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicking(
         turns["n"] += 1
         if turns["n"] in (1, 3):
             page.screenshot(path=str(ARTIFACTS / f"tables-{name}-turn{turns['n']}.png"))
-        if turns["n"] == 1:  # the first move from the keyboard alone
+        if game == "poker_dice" and page.locator("#reroll").count() and not keyed["reroll"]:
+            keyed["reroll"] = True  # dice picked up and thrown from the keyboard alone
+            reroll_by_keyboard(page)
+        elif turns["n"] == 1:  # the first move from the keyboard alone
             press_by_keyboard(page, "#announce" if page.locator("#announce").count()
                               else "#toolbar button[data-action]:not([data-action=fold])")
         elif game == "poker_dice":
@@ -286,5 +311,11 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicking(
     assert talk.get_attribute("aria-live") == "polite"
     assert result.splitlines()[-1] in talk.inner_text()  # the result was told too
     check_hidden(person, game, table, server, drawn)
+    # The replay draws every position with the same table, seen from every seat.
+    page.click("#replay-link")
+    page.wait_for_function("document.body.dataset.verified === 'yes'")
+    assert page.locator(f"#board .replay-seat .{game.replace('_', '-')}").count() == players
+    page.screenshot(path=str(ARTIFACTS / f"tables-{name}-replay.png"), full_page=True)
+    assert not visible_view_keys(page, view)
     assert not person.errors
     page.context.close()

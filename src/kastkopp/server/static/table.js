@@ -114,6 +114,7 @@ function draw() {
   const mine = frame.seat !== null && frame.to_move === frame.seat && frame.seq > sentFor;
   document.body.dataset.mine = mine ? "yes" : "no";
   hint.update(frame, mine);
+  const focused = focusKey(document.activeElement);
   const drawn = renderer.render(frame, {send, mine});
   board.replaceChildren(drawn.board);
   controls.replaceChildren(mine && drawn.controls ? drawn.controls : "");
@@ -121,11 +122,29 @@ function draw() {
   controls.classList.toggle("dock", Boolean(mine && drawn.controls && drawn.dock));
   document.body.style.setProperty("--dock", controls.classList.contains("dock")
     ? `${controls.offsetHeight}px` : "0px");
+  // A redraw keeps the keyboard where it was; else a docked turn starts on its first control.
+  const again = focused && (controls.querySelector(focused) ?? board.querySelector(focused));
+  if (again) again.focus({preventScroll: true});
+  else if (controls.classList.contains("dock")
+           && (!document.activeElement || document.activeElement === document.body)) {
+    controls.querySelector("button:enabled, select:enabled")?.focus({preventScroll: true});
+  }
   if (frame.status === "over" && frame.server_seed) {
     document.getElementById("seed").textContent = `server_seed: ${frame.server_seed}`;
     document.getElementById("replay").replaceChildren(
       h("a", {href: `/replay/${table.id}`, id: "replay-link"}, t("Replay")));
   }
+}
+
+/** A selector that finds the same control again after a redraw (null: none). */
+function focusKey(el) {
+  if (!el || !(controls.contains(el) || board.contains(el))) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  for (const name of ["action", "verb", "index"]) {
+    const value = el.dataset?.[name];
+    if (value !== undefined) return `${el.localName}[data-${name}="${CSS.escape(value)}"]`;
+  }
+  return null;
 }
 
 /** What happened since the last frame, in words, into the polite live region. */
