@@ -313,6 +313,8 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicking(
     check_hidden(person, game, table, server, drawn)
     # The replay draws every position with the same table, seen from every seat.
     page.click("#replay-link")
+    page.wait_for_url("**/replay/*")
+    page.wait_for_load_state()
     page.wait_for_function("document.body.dataset.verified === 'yes'")
     assert page.locator(f"#board .replay-seat .{game.replace('_', '-')}").count() == players
     page.screenshot(path=str(ARTIFACTS / f"tables-{name}-replay.png"), full_page=True)

@@ -70,6 +70,8 @@ function outcomeLines(frame) {
       : t("{name} wins the pot of {n}", {name: name(s), n: v.won});
   });
   if (!v.outcome) return lines;
+  // the double knocks, each told as it fell
+  lines.push(...v.history.filter((e) => / = \d+: /.test(e.action)).map((e) => said(frame, e)));
   const doubled = (s) => v.history.some((e) => e.seat === s && / pays \d+$/.test(e.action));
   lines.push(...losses(frame, (s) => [v.folded.includes(s) ? t("folded")
     : position(v.dice[s], v.kept[s], false) || t("no three of a kind"),
@@ -105,7 +107,10 @@ export function narrate(before, frame) {
   const lines = v.history.slice(from).map((e) => said(frame, e)).filter(Boolean);
   const told = outcomeLines(frame);
   if (v.winners.length && !before?.view?.winners.length) lines.push(...told.slice(0, v.winners.length));
-  if (v.outcome && !before?.view?.outcome) lines.push(...told.slice(v.winners.length));
+  if (v.outcome && !before?.view?.outcome) {
+    const moves = new Set(v.history.map((e) => said(frame, e)));  // told as they happened
+    lines.push(...told.slice(v.winners.length).filter((line) => !moves.has(line)));
+  }
   return lines;
 }
 
