@@ -153,7 +153,8 @@ def click_one(page: Any, rng: random.Random, weights: dict[str, float]) -> None:
 def poker_move(page: Any, rng: random.Random) -> None:
     """Doubt now and then; else pick up dice and throw them, or announce with the pickers."""
     doubt = page.locator("#toolbar [data-action=doubt]")
-    if doubt.count() and rng.random() < 0.4:
+    only_doubt = page.locator("#announce, #toolbar .die-button").count() == 0
+    if doubt.count() and (only_doubt or rng.random() < 0.4):
         doubt.click()
         return
     dice = page.locator("#toolbar .die-button")
@@ -320,4 +321,45 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicking(
     page.screenshot(path=str(ARTIFACTS / f"tables-{name}-replay.png"), full_page=True)
     assert not visible_view_keys(page, view)
     assert not person.errors
+    page.context.close()
+
+
+def test_a_match_of_poker_menteur_is_played_game_after_game_with_its_score(
+        browser: Any, server: str) -> None:
+    """Best of three against a bot: each game's page shows the match's score and, once the
+    game is over, the way to the next game, until the match has its winner."""
+    person = sit_at(browser, server, "Anna", "sv", PHONE)
+    page = person.page
+    name = page.inner_text("#me-name")
+    response = page.request.post("/api/series", data={
+        "format": "match", "game": "poker_dice", "players": [name, "bot:random"],
+        "best_of": 3})
+    assert response.status == 201, response.text()
+    series = response.json()
+    page.goto(f"/play/{series['tables'][0]['id']}")
+    rng = random.Random(5)
+    words = ui_strings("sv")
+    games = 0
+    while games < 5:  # a drawn game is dealt again inside its table: at most 3 count
+        games += 1
+        page.wait_for_selector("#match-score")
+        play_out([person], lambda mover: poker_move(mover.page, rng))
+        page.wait_for_function("document.body.dataset.series === 'over' || "
+                               "!!document.getElementById('next-game')")
+        score = page.inner_text("#match-score")
+        assert re.search(r"\b[0-2] – [0-2]\b", score), score
+        if page.evaluate("document.body.dataset.series") == "over":
+            break
+        page.click("#next-game")
+        page.wait_for_url("**/play/*")
+        person.frames.clear()
+    summary = httpx.get(f"{server}/api/series/{series['id']}").json()
+    assert summary["status"] == "over" and summary["score"] in ("2-0", "2-1", "1-2", "0-2")
+    winner = name if summary["winner"] == name else words["Bot {n}"].split("{")[0]
+    assert winner in page.inner_text("#series")
+    assert words["{name} wins the match"].replace("{name}", "").strip() in \
+        page.inner_text("#series")
+    page.screenshot(path=str(ARTIFACTS / "tables-poker_dice-match-390x844-sv.png"),
+                    full_page=True)
+    assert games >= 2 and not person.errors
     page.context.close()

@@ -42,7 +42,7 @@ from kastkopp.games import load
 from kastkopp.server import accounts, chat, hints, replays, sheets_api, stats
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
-from kastkopp.store import GameTable, Store
+from kastkopp.store import GameTable, SeriesTable, Store
 from kastkopp.strategy import bot_help, bot_names
 
 HERE = Path(__file__).parent
@@ -143,6 +143,9 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Roll {n} is not what the seed gives"),
       N_("Every roll ({n}) is what the committed seed gives"),
       # the tables of Knack, Linka and Poker Menteur
+      N_("Match, best of {n}"),
+      N_("{name} wins the match"),
+      N_("Next game"),
       N_("no three of a kind"),
       N_("Throw again"),
       N_("lost the double knock"),
@@ -199,7 +202,7 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Ordinary dice, the ace high"), N_("Dealt again after five aces: {n}"),
       N_("Dice for the first call"), N_("Announcement"), N_("Throws"),
       N_("{name}'s dice behind the screen"), N_("{name} shows five aces"), N_("Five aces"),
-      N_("Last deal drawn on five aces"), N_("The screen is lifted"), N_("Games won"),
+      N_("Last deal drawn on five aces"), N_("The screen is lifted"), N_("This game"),
       N_("nine"), N_("ten"), N_("jack"), N_("queen"), N_("king"), N_("ace"), N_("two"),
       N_("three"), N_("four"), N_("five"), N_("six"), N_("a nine"), N_("a ten"), N_("a jack"),
       N_("a queen"), N_("a king"), N_("an ace"), N_("a two"), N_("a three"), N_("a four"),
@@ -276,8 +279,16 @@ async def table_page(table_id: str, request: Request) -> HTMLResponse:
     summary = live.summary()
     summary["hints"] = hints.available(live.game) and await asyncio.to_thread(
         hints.allowed, request.app.state.store, live.id)
+    summary["series"] = await asyncio.to_thread(series_of, request.app.state.store, live.id)
     return page(request, "table.html", table=summary, table_json=script_json(summary),
                 base_url=str(request.base_url).rstrip("/"))
+
+
+def series_of(store: Store, table_id: str) -> str | None:
+    """The match or tournament a table is a game of (the page shows its score)."""
+    with store.session() as session:
+        link = session.get(SeriesTable, table_id)
+        return None if link is None else link.series_id
 
 
 # --------------------------------------------------------------------------- statistics, replays

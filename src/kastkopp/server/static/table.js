@@ -20,6 +20,7 @@ let retry = 0;
 let sentFor = -1;  // the seq we last acted on: one action per position
 let nextId = 1;
 let told = null;  // the last frame told at the table (its moves narrated)
+let seriesAsked = false;  // the match's score was asked for once the game was drawn
 
 async function loadRenderer() {
   try {
@@ -159,6 +160,35 @@ function tell(next) {
   talk.scrollTop = talk.scrollHeight;
 }
 
+/** The match this table is a game of: its score, its winner, the next game's table. */
+async function drawSeries(tries = 0) {
+  const line = document.getElementById("series");
+  if (!table.series || !line) return;
+  const response = await fetch(`/api/series/${table.series}`).catch(() => null);
+  if (!response?.ok) return;
+  const series = await response.json();
+  if (series.format !== "match") return;
+  const name = (label) => {
+    const seat = frame?.seats?.indexOf(label) ?? -1;
+    return seat >= 0 ? seatName(frame, seat) : label;
+  };
+  const [a, b] = series.state.players;
+  const [x, y] = series.score.split("-");
+  const here = series.tables.findIndex((tb) => tb.id === table.id);
+  const next = series.tables.slice(here + 1).find((tb) => tb.status !== "over");
+  line.hidden = false;
+  line.replaceChildren(`${t("Match, best of {n}", {n: series.best_of})}: `,
+    h("strong", {id: "match-score"}, `${name(a)} ${x} – ${y} ${name(b)}`),
+    series.winner ? ` · ${t("{name} wins the match", {name: name(series.winner)})}` : "",
+    ...(next && frame?.status === "over" ? [" · ", h("a", {href: `/play/${next.id}`,
+      id: "next-game"}, t("Next game"))] : []));
+  document.body.dataset.series = series.status;
+  // The next game is made once this one is recorded: ask again until it is there.
+  if (frame?.status === "over" && !next && series.status !== "over" && tries < 20) {
+    setTimeout(() => drawSeries(tries + 1), 500);
+  }
+}
+
 function connect(again = false) {
   if (again && socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -173,9 +203,11 @@ function connect(again = false) {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
+      const ended = message.status === "over" && frame?.status !== "over";
       frame = message;
       tell(frame);
       draw();
+      if (ended || !seriesAsked) { seriesAsked = true; drawSeries(); }
     } else if (message.type === "chat") {
       chat.add(message);
     } else if (message.type === "error") {

@@ -269,8 +269,8 @@ export function render(frame, {send, mine}) {
         diceRow(facesOf(text, kind), kind, seatName(frame, s)), " ",
         words(parseShort(v.revealed_hands[s], kind), kind)) : null)))));
     parts.push(result(outcomeLines(frame)));
-    parts.push(h("p", {class: "score", id: "score"}, `${t("Games won")}: `, frame.seats.map((_, s) =>
-      `${seatName(frame, s)} ${v.outcome.scores[s]}`).join(" – ")));
+    parts.push(h("p", {class: "score", id: "score"}, `${t("This game")}: `,
+      `${seatName(frame, 0)} ${v.outcome.scores[0]} – ${v.outcome.scores[1]} ${seatName(frame, 1)}`));
   }
   return {board: h("div", {class: "poker-dice"}, ...parts),
     controls: mine ? controls(frame, send) : null, dock: true};
