@@ -90,7 +90,8 @@ export function betSaid(name, action) {
   return BET_SAYS[action] ? t(BET_SAYS[action], {name}) : null;
 }
 
-function actionButton(action, label, send) {
+/** A button that sends one action. */
+export function actionButton(action, label, send) {
   return h("button", {type: "button", "data-action": action, onclick: () => send(action)}, label);
 }
 
@@ -110,8 +111,6 @@ export function betControls(frame, send) {
   if (legal.includes("refuse")) parts.push(actionButton("refuse", t("Refuse"), send));
   return parts;
 }
-
-export {actionButton};
 
 /** Who the players are waiting for, and what they must do, in one line. */
 export function prompt(text) {
