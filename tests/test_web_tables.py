@@ -121,6 +121,13 @@ def press_by_keyboard(page: Any, selector: str) -> None:
     """From where the turn put the keyboard (the toolbar's first control), Tab to the
     control and press Enter."""
     assert page.evaluate("!!document.activeElement?.closest('#toolbar')")
+    controls = "[...document.querySelectorAll('#toolbar button:enabled, #toolbar select:enabled')]"
+    on_button = page.evaluate("document.activeElement.localName === 'button'")
+    if on_button and page.evaluate(f"{controls}.length") > 1:  # the arrow keys move too
+        page.keyboard.press("End")
+        assert page.evaluate(f"{controls}.at(-1) === document.activeElement")
+        page.keyboard.press("Home")
+        assert page.evaluate(f"{controls}[0] === document.activeElement")
     tab_to(page, selector)
     page.keyboard.press("Enter")
 

@@ -43,10 +43,24 @@ export function symbolDie(face, symbol, name, attrs = {}) {
     {face: name}), "data-face": face, ...attrs}, h("span", {"aria-hidden": "true"}, symbol));
 }
 
-/** The box for every control a seat needs this turn: one toolbar, named. */
+/** The box for every control a seat needs this turn: one toolbar, named. Tab reaches each
+ * control; the arrow keys, Home and End move between them too, as in any toolbar. */
 export function toolbar(...children) {
   return h("div", {class: "actions toolbar", id: "toolbar", role: "toolbar",
-    "aria-label": t("Your move")}, ...children);
+    "aria-label": t("Your move"), onkeydown: toolbarKeys}, ...children);
+}
+
+function toolbarKeys(event) {
+  const keys = ["ArrowLeft", "ArrowRight", "Home", "End"];
+  if (!keys.includes(event.key) || event.target.localName === "select") return;
+  const items = [...event.currentTarget.querySelectorAll("button:enabled, select:enabled")];
+  const at = items.indexOf(event.target);
+  if (at < 0) return;
+  const step = event.key === "ArrowRight" ? 1 : -1;
+  const to = event.key === "Home" ? 0 : event.key === "End" ? items.length - 1
+    : (at + step + items.length) % items.length;
+  items[to].focus();
+  event.preventDefault();
 }
 
 /** A list of numbers to choose from and the button that sends the choice. */
