@@ -42,7 +42,7 @@ from kastkopp.games import load
 from kastkopp.server import accounts, chat, hints, replays, sheets_api, stats
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
-from kastkopp.store import GameTable, Store
+from kastkopp.store import GameTable, SeriesTable, Store
 from kastkopp.strategy import bot_help, bot_names
 
 HERE = Path(__file__).parent
@@ -141,7 +141,79 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("The advisor's choices, best first (expected final score)"),
       N_("The dice seed is not revealed"), N_("The dice seed does not match its commitment"),
       N_("Roll {n} is not what the seed gives"),
-      N_("Every roll ({n}) is what the committed seed gives")]
+      N_("Every roll ({n}) is what the committed seed gives"),
+      # the tables of Knack, Linka and Poker Menteur
+      N_("Match, best of {n}"),
+      N_("{name} wins the match"),
+      N_("Next game"),
+      N_("no three of a kind"),
+      N_("Throw again"),
+      N_("lost the double knock"),
+      N_("Bot {n}"), N_("Die showing {face}"), N_("Your move"), N_("Players"), N_("Paid in"),
+      N_("Left"), N_("you"), N_("Result"), N_("At the table"), N_("{name} raises {n}"),
+      N_("{name} calls"), N_("{name} checks"), N_("{name} folds"), N_("{name} goes all-in"),
+      N_("{name} accepts"), N_("{name} refuses"), N_("Check"), N_("Call {n}"), N_("All-in"),
+      N_("Raise"), N_("Fold"), N_("Accept"), N_("Refuse"), N_("{name} loses {n}"), N_("folded"),
+      N_("winner"),
+      N_("{name} wins the pot of {n}"), N_("{name} shares the pot of {n}"),
+      N_("{name} wins the pot of {n}: everyone else folded"),
+      N_("{asker} asks to go all-in: {name} accepts or refuses"),
+      N_("{name} must call {n} or fold"), N_("three of a kind ({face})"),
+      N_("a pair ({face})"), N_("keeps a {face}"), N_("throws all three again"),
+      N_("Throw {n}: the dice are thrown"),
+      N_("{name} keeps one die or throws all three again"),
+      N_("{name} is worst placed and must knock or raise (at most {n})"),
+      N_("{name} is worst placed and must knock"),
+      N_("{name} may ask for a double knock for {n}"),
+      N_("{asker} asks {name} for a double knock for {n}"),
+      N_("{name} wins the pot of {n} with three of a kind ({face})"),
+      N_("{name} shares the pot of {n} with three of a kind ({face})"), N_("The table"),
+      N_("{name} throws {dice}"), N_("{name} throws {dice} = {sum} and pays {n}"),
+      N_("{name} throws {dice} = {sum} and wins back {n}"), N_("{name} keeps a {face}"),
+      N_("{name} throws all three again"), N_("{name} knocks"),
+      N_("{name} asks for a double knock"), N_("{name} does not ask for a double knock"),
+      N_("Keep the {face}"), N_("Click the die to keep"), N_("Throw all three again"),
+      N_("Knock"), N_("Double knock ({n})"), N_("No double knock"), N_("worst placed"),
+      N_("Throw {n}"), N_("Raise limit"), N_("nothing (sum {n})"),
+      N_("the linka dice exactly"), N_("both linka dice"), N_("the linka sum"),
+      N_("the high linka die"), N_("the low linka die"), N_("A hidden die under the cup"),
+      N_("Your hidden die: only you see it"), N_("Your hidden die: {face}"),
+      N_("The linka dice are thrown"), N_("Everyone throws their dice"),
+      N_("{name} checks, raises (at most {n}) or folds"), N_("{name} checks or folds"),
+      N_("{name} must call {owed}, raise (at most {n}) or fold"),
+      N_("{name} wins the pot of {n} with {hand}"),
+      N_("{name} shares the pot of {n} with {hand}"),
+      N_("The linka dice: {a} and {b} (sum {s})"), N_("{name} throws {a} and {b}"),
+      N_("{name} throws {face} open"), N_("You throw {dice}"), N_("The cups are lifted"),
+      N_("Equal hands play again: {names}"), N_("dealer"), N_("has raised"), N_("Linka dice"),
+      N_("Linka sum"), N_("Deal {n}: equal hands play again"), N_("To call"), N_("Your hand"),
+      N_("{list} and {last}"), N_("{other} threw five aces: {name} may throw to match them"),
+      N_("{name} calls first: announce a hand"),
+      N_("{name} has thrown and must announce higher"),
+      N_("{name} doubts, or throws again and announces higher"),
+      N_("{name} doubted the announcement {hand}"), N_("{name} had {hand}"),
+      N_("{name} announces {hand}"), N_("{name} throws {n} dice again"),
+      N_("{name} doubts: the screen is lifted"), N_("{name} gives up: the five aces win"),
+      N_("{name} calls first"), N_("Both made five aces: dealt again"),
+      N_("{name} throws five aces and shows them"), N_("Your dice: {hand}"), N_("Hand type"),
+      N_("Which {n} alike"), N_("Single die {n}"), N_("Announce"), N_("Pick up: {face}"),
+      N_("Throws left: {n}"), N_("Throw {n} dice again"), N_("Click dice to pick them up"),
+      N_("Doubt"), N_("Give up: the five aces win"), N_("Poker dice"),
+      N_("Ordinary dice, the ace high"), N_("Dealt again after five aces: {n}"),
+      N_("Dice for the first call"), N_("Announcement"), N_("Throws"),
+      N_("{name}'s dice behind the screen"), N_("{name} shows five aces"), N_("Five aces"),
+      N_("Last deal drawn on five aces"), N_("The screen is lifted"), N_("This game"),
+      N_("nine"), N_("ten"), N_("jack"), N_("queen"), N_("king"), N_("ace"), N_("two"),
+      N_("three"), N_("four"), N_("five"), N_("six"), N_("a nine"), N_("a ten"), N_("a jack"),
+      N_("a queen"), N_("a king"), N_("an ace"), N_("a two"), N_("a three"), N_("a four"),
+      N_("a five"), N_("a six"), N_("nines"), N_("tens"), N_("jacks"), N_("queens"),
+      N_("kings"), N_("aces"), N_("twos"), N_("threes"), N_("fours"), N_("fives"), N_("sixes"),
+      N_("two {faces}"), N_("three {faces}"), N_("four {faces}"), N_("five {faces}"),
+      N_("nothing"), N_("one pair"), N_("two pair"), N_("three of a kind"), N_("low straight"),
+      N_("high straight"), N_("full house"), N_("four of a kind"), N_("five of a kind"),
+      N_("The announcement held: {name} wins, {loser} loses"),
+      N_("The announcement was false: {name} wins, {loser} loses"),
+      N_("Five aces: {name} wins, {loser} loses")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
@@ -207,8 +279,16 @@ async def table_page(table_id: str, request: Request) -> HTMLResponse:
     summary = live.summary()
     summary["hints"] = hints.available(live.game) and await asyncio.to_thread(
         hints.allowed, request.app.state.store, live.id)
+    summary["series"] = await asyncio.to_thread(series_of, request.app.state.store, live.id)
     return page(request, "table.html", table=summary, table_json=script_json(summary),
                 base_url=str(request.base_url).rstrip("/"))
+
+
+def series_of(store: Store, table_id: str) -> str | None:
+    """The match or tournament a table is a game of (the page shows its score)."""
+    with store.session() as session:
+        link = session.get(SeriesTable, table_id)
+        return None if link is None else link.series_id
 
 
 # --------------------------------------------------------------------------- statistics, replays

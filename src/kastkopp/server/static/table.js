@@ -10,6 +10,7 @@ const board = document.getElementById("board");
 const controls = document.getElementById("controls");
 const seating = document.getElementById("seating");
 const error = document.getElementById("error");
+const talk = document.getElementById("talk");
 const me = document.getElementById("me-name")?.textContent ?? null;
 
 let renderer = null;
@@ -18,6 +19,8 @@ let socket = null;
 let retry = 0;
 let sentFor = -1;  // the seq we last acted on: one action per position
 let nextId = 1;
+let told = null;  // the last frame told at the table (its moves narrated)
+let seriesAsked = false;  // the match's score was asked for once the game was drawn
 
 async function loadRenderer() {
   try {
@@ -65,7 +68,7 @@ function statusLine() {
 
 function drawSeating(summary) {
   const items = summary.seats.map((s, i) => h("li", {class: i === frame?.to_move ? "to-move" : ""},
-    s.name ?? (s.bot ? `bot:${s.bot}` : "—")));
+    s.name ?? (s.bot ? `${t("Bot {n}", {n: i + 1})} (${s.bot})` : "—")));
   const parts = [h("ol", {class: "seats"}, ...items)];
   if (summary.status === "open") {
     const mine = summary.seats.some((s) => s.name === me);
@@ -112,13 +115,77 @@ function draw() {
   const mine = frame.seat !== null && frame.to_move === frame.seat && frame.seq > sentFor;
   document.body.dataset.mine = mine ? "yes" : "no";
   hint.update(frame, mine);
+  const focused = focusKey(document.activeElement);
   const drawn = renderer.render(frame, {send, mine});
   board.replaceChildren(drawn.board);
   controls.replaceChildren(mine && drawn.controls ? drawn.controls : "");
+  // A renderer may dock its controls at the bottom of the screen, where a phone shows them.
+  controls.classList.toggle("dock", Boolean(mine && drawn.controls && drawn.dock));
+  document.body.style.setProperty("--dock", controls.classList.contains("dock")
+    ? `${controls.offsetHeight}px` : "0px");
+  // A redraw keeps the keyboard where it was; else a docked turn starts on its first control.
+  const again = focused && (controls.querySelector(focused) ?? board.querySelector(focused));
+  if (again) again.focus({preventScroll: true});
+  else if (controls.classList.contains("dock")
+           && (!document.activeElement || document.activeElement === document.body)) {
+    controls.querySelector("button:enabled, select:enabled")?.focus({preventScroll: true});
+  }
   if (frame.status === "over" && frame.server_seed) {
     document.getElementById("seed").textContent = `server_seed: ${frame.server_seed}`;
     document.getElementById("replay").replaceChildren(
       h("a", {href: `/replay/${table.id}`, id: "replay-link"}, t("Replay")));
+  }
+}
+
+/** A selector that finds the same control again after a redraw (null: none). */
+function focusKey(el) {
+  if (!el || !(controls.contains(el) || board.contains(el))) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  for (const name of ["action", "verb", "index"]) {
+    const value = el.dataset?.[name];
+    if (value !== undefined) return `${el.localName}[data-${name}="${CSS.escape(value)}"]`;
+  }
+  return null;
+}
+
+/** What happened since the last frame, in words, into the polite live region. */
+function tell(next) {
+  if (!talk || !renderer.narrate || !next.view) return;
+  const lines = renderer.narrate(told?.view ? told : null, next);
+  told = next;
+  if (!lines.length) return;
+  talk.hidden = false;
+  for (const line of lines) talk.append(h("li", {}, line));
+  while (talk.children.length > 60) talk.firstElementChild.remove();
+  talk.scrollTop = talk.scrollHeight;
+}
+
+/** The match this table is a game of: its score, its winner, the next game's table. */
+async function drawSeries(tries = 0) {
+  const line = document.getElementById("series");
+  if (!table.series || !line) return;
+  const response = await fetch(`/api/series/${table.series}`).catch(() => null);
+  if (!response?.ok) return;
+  const series = await response.json();
+  if (series.format !== "match") return;
+  const name = (label) => {
+    const seat = frame?.seats?.indexOf(label) ?? -1;
+    return seat >= 0 ? seatName(frame, seat) : label;
+  };
+  const [a, b] = series.state.players;
+  const [x, y] = series.score.split("-");
+  const here = series.tables.findIndex((tb) => tb.id === table.id);
+  const next = series.tables.slice(here + 1).find((tb) => tb.status !== "over");
+  line.hidden = false;
+  line.replaceChildren(`${t("Match, best of {n}", {n: series.best_of})}: `,
+    h("strong", {id: "match-score"}, `${name(a)} ${x} – ${y} ${name(b)}`),
+    series.winner ? ` · ${t("{name} wins the match", {name: name(series.winner)})}` : "",
+    ...(next && frame?.status === "over" ? [" · ", h("a", {href: `/play/${next.id}`,
+      id: "next-game"}, t("Next game"))] : []));
+  document.body.dataset.series = series.status;
+  // The next game is made once this one is recorded: ask again until it is there.
+  if (frame?.status === "over" && !next && series.status !== "over" && tries < 20) {
+    setTimeout(() => drawSeries(tries + 1), 500);
   }
 }
 
@@ -136,8 +203,11 @@ function connect(again = false) {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
+      const ended = message.status === "over" && frame?.status !== "over";
       frame = message;
+      tell(frame);
       draw();
+      if (ended || !seriesAsked) { seriesAsked = true; drawSeries(); }
     } else if (message.type === "chat") {
       chat.add(message);
     } else if (message.type === "error") {

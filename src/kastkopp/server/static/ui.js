@@ -27,14 +27,48 @@ export function h(tag, attrs = {}, ...children) {
 const PIPS = {1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9],
   6: [1, 3, 4, 6, 7, 9]};
 
-/** One die drawn as a die: a 3×3 grid of pips, its face as its accessible name. */
+/** One die drawn as a die: a 3×3 grid of pips, its face named in the page's language. */
 export function die(face, attrs = {}) {
-  const el = h("span", {class: "die", role: "img", "aria-label": String(face),
-    "data-face": face, ...attrs});
+  const el = h("span", {class: "die", role: "img",
+    "aria-label": t("Die showing {face}", {face}), "data-face": face, ...attrs});
   for (let cell = 1; cell <= 9; cell++) {
     el.append(h("span", {class: PIPS[face]?.includes(cell) ? "pip" : "nopip"}));
   }
   return el;
+}
+
+/** A die printed with a symbol instead of pips (poker dice: 9 10 J Q K A). */
+export function symbolDie(face, symbol, name, attrs = {}) {
+  return h("span", {class: "die symbol", role: "img", "aria-label": t("Die showing {face}",
+    {face: name}), "data-face": face, ...attrs}, h("span", {"aria-hidden": "true"}, symbol));
+}
+
+/** The box for every control a seat needs this turn: one toolbar, named. Tab reaches each
+ * control; the arrow keys, Home and End move between them too, as in any toolbar. */
+export function toolbar(...children) {
+  return h("div", {class: "actions toolbar", id: "toolbar", role: "toolbar",
+    "aria-label": t("Your move"), onkeydown: toolbarKeys}, ...children);
+}
+
+function toolbarKeys(event) {
+  const keys = ["ArrowLeft", "ArrowRight", "Home", "End"];
+  if (!keys.includes(event.key) || event.target.localName === "select") return;
+  const items = [...event.currentTarget.querySelectorAll("button:enabled, select:enabled")];
+  const at = items.indexOf(event.target);
+  if (at < 0) return;
+  const step = event.key === "ArrowRight" ? 1 : -1;
+  const to = event.key === "Home" ? 0 : event.key === "End" ? items.length - 1
+    : (at + step + items.length) % items.length;
+  items[to].focus();
+  event.preventDefault();
+}
+
+/** A list of numbers to choose from and the button that sends the choice. */
+export function amountPicker(label, amounts, verb, send, chosen = amounts[0]) {
+  const select = h("select", {id: `choose-${verb}`, "aria-label": label},
+    ...amounts.map((n) => h("option", {value: String(n), selected: n === chosen}, String(n))));
+  return h("span", {class: "group"}, select, h("button", {type: "button", "data-verb": verb,
+    onclick: () => send(`${verb} ${select.value}`)}, label));
 }
 
 export function dice(faces, attrs = {}) {
@@ -67,6 +101,9 @@ export function actionControls(legal, send, skip = () => false) {
   return box;
 }
 
+/** A seat as players call it: the person's name, or "Bot 3" for a bot (bots share labels). */
 export function seatName(frame, seat) {
-  return frame.seats?.[seat] ?? `${t("Seat")} ${seat + 1}`;
+  const label = frame.seats?.[seat];
+  if (label?.startsWith("bot:")) return t("Bot {n}", {n: seat + 1});
+  return label ?? `${t("Seat")} ${seat + 1}`;
 }
