@@ -45,12 +45,12 @@ def play(game_name: str, rolls: list[tuple[int, ...]], actions: list[str], playe
     return table.state
 
 
-def test_slosch_calls_and_a_roller_tells_the_truth():
-    state = play("mia", [(5, 4)], [])
-    assert str(state.default_action()) == "announce 54"
-    state = state.apply("announce 65")
+def test_slosch_calls_and_a_roller_announces_the_lowest_value_whatever_the_dice():
+    # the move is seen by everyone, so it must not tell them the roller's dice
+    assert str(play("mia", [(5, 4)], []).default_action()) == "announce 31"
+    assert str(play("mia", [(2, 1)], []).default_action()) == "announce 31"
+    state = play("mia", [(5, 4)], []).apply("announce 65")
     assert str(state.default_action()) == "call"
-    # a true roll too low to announce: the lowest value that is allowed
     state = play("mia", [(6, 5), (3, 1)], ["announce 65", "roll"])
     assert str(state.default_action()) == "announce 66"  # 66 is next above 65
 

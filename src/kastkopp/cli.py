@@ -251,8 +251,9 @@ def play_command(
             actors.append(make_bot(game, seat.bot))
 
     def narrate(seat: int, action: Action) -> None:
+        # told as every other seat may read it: a bot's pick-up names no dice
         if seats[seat].bot is not None:
-            console.print(f"[dim]{names[seat]}:[/] {action}", highlight=False)
+            console.print(f"[dim]{names[seat]}:[/] {action.public()}", highlight=False)
 
     rng = random.Random(seed)
     try:

@@ -307,6 +307,13 @@ class Action(ABC):
     def __str__(self) -> str:
         """The action in the game's notation (``announce 54``, ``bid 4x5``)."""
 
+    def public(self) -> str:
+        """How the action reads to every seat but the one that took it, while the game is
+        on: its notation, unless that names dice the others cannot see (Poker Menteur's
+        ``reroll J 9 9`` reads ``reroll 3 dice``). Views, logs, streams and narration all
+        tell other seats' actions this way."""
+        return str(self)
+
 
 @dataclass(frozen=True)
 class Chance:
@@ -732,6 +739,15 @@ class Table:
             f'{head},\n "events": []\n}}\n'
 
 
+    def events_seen_by(self, viewer: int | None) -> list[dict[str, Any]]:
+        """The log's events as ``viewer`` (a seat, or ``None`` for anyone) may see them while
+        the game is on: rolls private to another seat without faces, other seats' actions in
+        their public notation (:meth:`Action.public`). Once the game is over every event is
+        as it happened."""
+        if self.is_over():
+            return [dict(event) for event in self.events]
+        return seen_by(self.game, self.events, viewer)
+
     @classmethod
     def from_json(cls, data: Any, dice: DiceSource | None = None) -> Table:
         """Replay a log. Raises :class:`LogError` naming the first event that fails."""
@@ -807,6 +823,30 @@ class Table:
         except json.JSONDecodeError as exc:
             raise LogError(f"the log is not valid JSON (line {exc.lineno}: {exc.msg})") from None
         return cls.from_json(data)
+
+
+def seen_by(game: Game, events: Iterable[dict[str, Any]],
+            viewer: int | None) -> list[dict[str, Any]]:
+    """``events`` (a log's, from its start) as ``viewer`` may see them: the one redaction
+    that every place showing a game in progress uses (see :meth:`Table.events_seen_by`)."""
+    state = game.new_state()
+    out = []
+    for event in events:
+        kind = event["type"]
+        if kind == "roll":
+            chance = state.chance()
+            state = state.resolve(tuple(event["faces"]))
+            if chance is not None and chance.private and chance.seat != viewer:
+                event = {**event, "faces": None}
+        elif kind == "penalty":
+            state = state.penalty(event["seat"], event["reason"])
+        elif kind == "action":
+            action = game.parse_action(str(event["action"]))
+            state = state.apply(action)
+            if event["seat"] != viewer:
+                event = {**event, "action": action.public()}
+        out.append(dict(event))
+    return out
 
 
 def verify_log(data: dict[str, Any]) -> list[str]:

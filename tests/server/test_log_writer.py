@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import inspect
+import secrets
 import sqlite3
 from pathlib import Path
 
@@ -107,10 +109,19 @@ def test_a_sequence_number_written_twice_is_a_conflict_and_the_others_are_kept(
     assert len(stored(store, "t1")) == 2 and len(stored(store, "t2")) == 1
 
 
+def test_a_bots_random_choices_come_from_the_tables_secret_seed_not_from_public_facts():
+    """An opponent knows the table's id and the move number; the seed stays on the server
+    until the game is over. Tables alike in everything public draw unrelated numbers."""
+    seeds = [secrets.token_bytes(32) for _ in range(200)]
+    firsts = {bot_rng(seed, 12).random() for seed in seeds}
+    assert len(firsts) == len(seeds)
+    assert "table_id" not in inspect.signature(bot_rng).parameters
+
+
 def test_the_bots_dice_are_the_same_for_one_position_and_fair():
-    assert [bot_rng("abc", 7).random() for _ in range(3)] == [bot_rng("abc", 7).random()] * 3
-    assert bot_rng("abc", 7).random() != bot_rng("abc", 8).random()
-    rng = bot_rng("abc", 7)
+    assert [bot_rng(b"abc", 7).random() for _ in range(3)] == [bot_rng(b"abc", 7).random()] * 3
+    assert bot_rng(b"abc", 7).random() != bot_rng(b"abc", 8).random()
+    rng = bot_rng(b"abc", 7)
     assert 0.0 <= rng.random() < 1.0 and rng.randint(1, 6) in range(1, 7)
     assert sorted(rng.sample(range(10), 10)) == list(range(10))
     assert rng.getrandbits(0) == 0 and rng.getrandbits(200) < 2**200
@@ -120,8 +131,8 @@ def test_the_bots_dice_are_the_same_for_one_position_and_fair():
     assert [rng.random() for _ in range(3)] == after
     assert BotRandom().random() != BotRandom().random()  # no seed: the system's
     # one choice per position over many positions, as a table's bot makes them
-    counts = collections.Counter(bot_rng("table", seq).choice("abcdef")
+    counts = collections.Counter(bot_rng(b"table", seq).choice("abcdef")
                                  for seq in range(60_000))
     assert all(abs(n - 10_000) < 450 for n in counts.values()), counts  # > 4.5 sigma
-    mean = sum(bot_rng("t", s).random() for s in range(20_000)) / 20_000
+    mean = sum(bot_rng(b"t", s).random() for s in range(20_000)) / 20_000
     assert abs(mean - 0.5) < 0.01

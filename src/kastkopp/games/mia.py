@@ -297,13 +297,13 @@ class MiaState(State):
         return []
 
     def default_action(self) -> Action:
-        """A player out of time calls; a roller announces the truth if it is high enough,
-        else the lowest value he may."""
+        """A player out of time calls; a roller announces the lowest value he may. Never
+        the truth: a move made for a player tells everyone its reason, so it must not
+        depend on dice only he has seen."""
         if self.phase == RESPOND:
             return Call()
-        if self.phase == ANNOUNCE and self.dice is not None:
-            legal = self.legal_announcements()
-            return _ANNOUNCE[read(self.dice) if read(self.dice) in legal else legal[0]]
+        if self.phase == ANNOUNCE:
+            return _ANNOUNCE[self.legal_announcements()[0]]
         return super().default_action()
 
     def _apply(self, action: Action) -> MiaState:

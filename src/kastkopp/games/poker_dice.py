@@ -495,6 +495,10 @@ class Reroll(Action):
     def __str__(self) -> str:
         return "reroll " + faces_text(self.faces, self.dice)
 
+    def public(self) -> str:
+        # which dice were picked up is as secret as the dice themselves: only the count shows
+        return f"reroll {len(self.faces)} dice"
+
 
 def faces_text(faces: Faces, dice: str = POKER) -> str:
     """Some dice, the highest first: ``Q T 9``."""
@@ -823,8 +827,8 @@ class PokerDiceState(State):
                  for a, b in zip(self.opening[::2], self.opening[1::2], strict=False)]
         history = []
         for s, text in self.history:
-            if text.startswith("reroll") and s != seat and self.phase != OVER:
-                text = f"reroll {len(text.split()) - 1} dice"
+            if s != seat and self.phase != OVER and text.startswith("reroll"):
+                text = self.game.parse_action(text).public()
             history.append({"seat": s, "action": text})
         view: dict[str, Any] = {
             "game": "poker_dice",

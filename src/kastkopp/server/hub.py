@@ -31,7 +31,6 @@ import secrets
 import sqlite3
 import threading
 import time
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,7 +39,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from kastkopp.dice import CommitRevealDice, seed_commitment
+from kastkopp.dice import CommitRevealDice, hmac_sha256, seed_commitment
 from kastkopp.engine import (
     Game,
     IllegalAction,
@@ -52,6 +51,7 @@ from kastkopp.engine import (
     forfeit_outcome,
     game_from_json,
     load,
+    seen_by,
     term,
 )
 from kastkopp.server.wire import dumps
@@ -278,10 +278,16 @@ class BotRandom(random.Random):
         self._state = int(state) & _MASK64
 
 
-def bot_rng(table_id: str, seq: int) -> random.Random:
-    """The bots' dice of thought at one position: the same in every process, so two
-    servers driving one bot choose alike."""
-    return BotRandom(zlib.crc32(f"{table_id}:{seq}".encode()))
+def bot_rng(server_seed: bytes, seq: int) -> random.Random:
+    """The bots' dice of thought at one position of a table.
+
+    Keyed by the table's server seed, which nobody outside the server knows until the game
+    is over (when every cup is lifted anyway): an opponent who could compute a bot's random
+    choices could read its hidden dice from what it says. The seed is stored with the table,
+    so every process driving the bot chooses alike.
+    """
+    digest = hmac_sha256(server_seed, b"bot-choice:%d" % seq)
+    return BotRandom(int.from_bytes(digest[:8], "big"))
 
 
 @dataclass
@@ -492,30 +498,18 @@ class LiveTable:
         return text
 
     def public_log(self) -> dict[str, Any]:
-        """The log for anyone: complete with the seed once over, else without hidden dice."""
+        """The log for anyone: complete with the seed once over; while playing, as a
+        stranger sees it (:meth:`Table.events_seen_by`: no private faces, other seats'
+        actions in their public notation)."""
         if self.table is None:
             raise TableError("the table has not started; there is no log yet")
-        data = self.table.to_json(reveal=self.status == "over")
+        over = self.status == "over"
+        data = self.table.to_json(reveal=over)
         data["table"] = self.id
         if self.forfeit_seat is not None:
             data["forfeit_seat"] = self.forfeit_seat
-        if self.status == "over":
-            return data
-        # While playing, private rolls show no faces: replay to know which were private.
-        state = self.game.new_state()
-        events = []
-        for event in data["events"]:
-            if event["type"] == "roll":
-                chance = state.chance()
-                state = state.resolve(tuple(event["faces"]))
-                if chance is not None and chance.private:
-                    event = {**event, "faces": None}
-            elif event["type"] == "penalty":
-                state = state.penalty(event["seat"], event["reason"])
-            else:
-                state = state.apply(event["action"])
-            events.append(event)
-        data["events"] = events
+        if not over:
+            data["events"] = seen_by(self.game, self.table.events, None)
         return data
 
 
@@ -876,7 +870,7 @@ class Hub:
             seat = state.to_move()
             if state.is_over() or seat is None or live.seats[seat].bot is None:
                 return
-            rng = bot_rng(live.id, len(table.events))
+            rng = bot_rng(live.seed, len(table.events))
             table.act(seat, live.bot(seat).choose(state.view(seat), state.legal_actions(),
                                                   rng))
 
@@ -1033,7 +1027,7 @@ class Hub:
         if seat is None or live.seats[seat].bot is None:
             return
         state = live.table.state
-        rng = bot_rng(live.id, seq)
+        rng = bot_rng(live.seed, seq)
         action = live.bot(seat).choose(state.view(seat), state.legal_actions(), rng)
         try:
             await self.act(live.id, None, str(action), seq, as_bot=seat)
