@@ -108,6 +108,8 @@ class Seat(Base):
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
     # A player from outside (a hosted table's seat), who has no account here.
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # The seed this seat's person added to the dice after the commitment (None: not yet).
+    client_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class LogEvent(Base):
