@@ -141,7 +141,12 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("The advisor's choices, best first (expected final score)"),
       N_("The dice seed is not revealed"), N_("The dice seed does not match its commitment"),
       N_("Roll {n} is not what the seed gives"),
-      N_("Every roll ({n}) is what the committed seed gives")]
+      N_("Every roll ({n}) is what the committed seed gives"),
+      N_("The client seed is not made of the players' seeds"),
+      N_("Each person's seed, added after the commitment:"), N_("a bot adds no seed"),
+      N_("waiting for a seed"), N_("Your seed"), N_("Use this seed"),
+      N_("A seed is 1 to 64 letters, digits or punctuation marks"),
+      N_("Revealed server seed"), N_("its SHA-256 is the commitment")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
