@@ -113,7 +113,7 @@ function drawSeeds(summary) {
       t("waiting for a seed"));
   });
   const parts = [h("p", {}, t("Each person's seed, added after the commitment:")),
-    h("ol", {id: "contributions", class: "seeds"}, ...rows)];
+    h("ul", {id: "contributions", class: "seeds"}, ...rows)];
   const seat = mySeat(summary);
   if (summary.status === "open" && seat !== null) {
     if (!given.has(seat)) contribute(newSeed());
