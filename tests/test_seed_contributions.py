@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -153,3 +155,29 @@ def test_an_old_log_with_one_client_seed_still_replays_and_verifies():
     assert "contributions" not in log["dice"] and log["version"] == 1
     assert check_log(log).verified
     assert Table.from_json(log).is_over()
+
+
+def by_hand_check(log_path) -> None:
+    """The standard-library recipe of docs/log-format.md, run as written."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "log-format.md").read_text()
+    code = re.findall(r"```python\n(.*?)```", doc, re.S)[-1]
+    exec(code.replace('open("log.json")', f"open({str(log_path)!r})"), {})
+
+
+def test_the_by_hand_check_in_the_docs_verifies_a_log_and_catches_an_altered_seed(tmp_path):
+    path = tmp_path / "log.json"
+    log = finished_log()
+    path.write_text(json.dumps(log))
+    by_hand_check(path)
+    log["dice"]["contributions"][2]["seed"] = "c4f2"
+    path.write_text(json.dumps(log))
+    with pytest.raises(AssertionError):
+        by_hand_check(path)
+
+
+def test_the_worked_example_in_the_docs_is_what_the_dice_give():
+    dice = CommitRevealDice.shared(bytes(range(32)), [Contribution(0, "Anna", "anna-1"),
+                                                      Contribution(1, "Ben", "b7")])
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "log-format.md").read_text()
+    assert dice.commitment in doc and f"`{dice.client_seed}`" in doc
+    assert (dice.roll(2), dice.roll(2)) == ((4, 1), (1, 3))
