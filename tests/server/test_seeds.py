@@ -8,11 +8,11 @@ import random
 import threading
 
 from servertools import Frames, guest, new_table, play_by_websocket, token
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from kastkopp.dice import CommitRevealDice, Contribution
 from kastkopp.engine import check_log
-from kastkopp.store import GameTable, LogEvent
+from kastkopp.store import GameTable, LogEvent, Seat
 
 
 def name_of(client, headers) -> str:
@@ -124,3 +124,22 @@ def test_the_first_roll_of_a_served_table_is_what_the_contributions_give(client)
     dice = CommitRevealDice.shared(seed, [Contribution(0, names[0], "aa"),
                                           Contribution(1, names[1], "zz")])
     assert tuple(first) == dice.roll(2)
+
+
+def test_a_started_table_keeps_the_seeds_it_was_dealt_with(client):
+    """A seat's seed written late (by another process, at the moment of the start) does not
+    change a started game: it is reloaded with the seeds stored with its first roll."""
+    anna = guest(client, "Anna")
+    table = new_table(client, anna, "mia", 2, [None, "bot:random"])
+    url = f"/api/tables/{table['id']}"
+    client.post(url + "/start", json={"seed": "dealt"}, headers=anna)
+    hub = client.app.state.hub
+    with hub.store.session() as session:
+        session.execute(update(Seat).where(Seat.table_id == table["id"], Seat.seat == 0)
+                        .values(client_seed="written-late"))
+    del hub.tables[table["id"]]  # the next request loads it from the database
+    assert [c["seed"] for c in client.get(url).json()["contributions"]] == ["dealt"]
+    with client.websocket_connect(f"{url}/ws?token={token(anna)}") as ws:
+        play_by_websocket(ws, random.Random(4), Frames())
+    log = client.get(url + "/log").json()
+    assert log["dice"]["client_seed"] == "0:5:dealt" and check_log(log).verified

@@ -635,7 +635,7 @@ class Hub:
                          client_seed=row.client_seed, clock=row.clock,
                          seconds_per_move=row.seconds_per_move, on_timeout=row.on_timeout,
                          forfeit_seat=row.forfeit_seat, outcome=row.outcome,
-                         source=row.source, seeds=self._seeds_of(table_id))
+                         source=row.source, seeds=self._seeds_of(table_id, row))
         if row.status != "open":
             live.table = self._replay(live, events)
         if last is not None:
@@ -643,7 +643,10 @@ class Hub:
             live.last_move_at = at.timestamp()
         return live
 
-    def _seeds_of(self, table_id: str) -> dict[int, str]:
+    def _seeds_of(self, table_id: str, row: GameTable | None = None) -> dict[int, str]:
+        """The seeds of a table: as dealt once it started, else as its seats hold them."""
+        if row is not None and row.contributions is not None:
+            return {int(c["seat"]): str(c["seed"]) for c in row.contributions}
         with self.store.session() as session:
             return {int(seat): str(seed) for seat, seed in session.execute(
                 select(Seat.seat, Seat.client_seed).where(Seat.table_id == table_id,
@@ -889,6 +892,8 @@ class Hub:
         table = Table(live.game, seats=[s.label(i) for i, s in enumerate(live.seats)],
                       dice=live.dice())
         values: dict[str, Any] = {"status": "playing", "started_at": datetime.now(UTC)}
+        if live.shared_dice:  # the seeds as dealt, whatever a seat's row says later
+            values["contributions"] = [c.to_json() for c in live.contributions()]
         values.update(self._finish_values(table.state))
         await self.writer.append(live.id, [event_row(e) for e in table.events], values)
         live.table = table
