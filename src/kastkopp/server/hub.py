@@ -843,6 +843,8 @@ class Hub:
             if live.status != "open":
                 raise TableError("the game has already started")
             mine = live.seat_of(account.id)
+            if seed is not None and mine is None:
+                raise TableError("you have no seat at this table")
             given = seed is not None and mine is not None and live.shared_dice
             if missing := [i for i in live.seeds_missing() if not (given and i == mine)]:
                 raise TableError("the dice wait for a seed from {names}",
