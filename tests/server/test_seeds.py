@@ -143,3 +143,23 @@ def test_a_started_table_keeps_the_seeds_it_was_dealt_with(client):
         play_by_websocket(ws, random.Random(4), Frames())
     log = client.get(url + "/log").json()
     assert log["dice"]["client_seed"] == "0:5:dealt" and check_log(log).verified
+
+
+def test_a_table_made_before_contributions_plays_with_its_one_client_seed(client):
+    anna = guest(client, "Anna")
+    table = new_table(client, anna, "mia", 2, [None, "bot:random"])
+    url = f"/api/tables/{table['id']}"
+    hub = client.app.state.hub
+    with hub.store.session() as session:  # as the tables made before were stored
+        session.execute(update(GameTable).where(GameTable.id == table["id"])
+                        .values(client_seed=table["id"]))
+    del hub.tables[table["id"]]
+    assert "contributions" not in client.get(url).json()
+    assert "without seeds" in client.post(url + "/seed", json={"seed": "x"},
+                                          headers=anna).json()["detail"]
+    assert client.post(url + "/start", json={}, headers=anna).json()["status"] == "playing"
+    with client.websocket_connect(f"{url}/ws?token={token(anna)}") as ws:
+        play_by_websocket(ws, random.Random(6), Frames())
+    log = client.get(url + "/log").json()
+    assert log["dice"]["client_seed"] == table["id"] and "contributions" not in log["dice"]
+    assert check_log(log).verified
