@@ -91,7 +91,17 @@ function drawSeating(summary) {
 }
 
 // -- the seeds of the dice: the server's commitment first, then each person's seed ----
+// The list is redrawn as seeds come; the form is made once, so a seed being typed stays.
 const seedsBox = document.getElementById("seeds");
+const seedList = h("ul", {id: "contributions", class: "seeds"});
+const seedInput = h("input", {id: "seed-input", maxlength: "64", autocomplete: "off",
+  spellcheck: "false"});
+const seedForm = h("form", {id: "seed-form", hidden: true, onsubmit: (event) => {
+  event.preventDefault();
+  if (isSeed(seedInput.value)) contribute(seedInput.value);
+  else error.textContent = t("A seed is 1 to 64 letters, digits or punctuation marks");
+}}, h("label", {for: "seed-input"}, t("Your seed")), seedInput,
+h("button", {type: "submit", id: "seed-send"}, t("Use this seed")));
 let contributing = false;
 
 function mySeat(summary) {
@@ -101,9 +111,13 @@ function mySeat(summary) {
 
 function drawSeeds(summary) {
   if (!seedsBox || !summary.contributions) return;
+  if (!seedsBox.contains(seedList)) {
+    seedsBox.replaceChildren(h("p", {}, t("Each person's seed, added after the commitment:")),
+      seedList, seedForm);
+  }
   const given = new Map(summary.contributions.map((c) => [c.seat, c.seed]));
   const missing = new Set(summary.seeds_missing ?? []);
-  const rows = summary.seats.map((s, i) => {
+  seedList.replaceChildren(...summary.seats.map((s, i) => {
     const who = `${t("Seat")} ${i + 1} · ${s.name ?? (s.bot ? `bot:${s.bot}` : "—")}: `;
     if (given.has(i)) {
       return h("li", {"data-seat": i}, who, h("code", {class: "contribution"}, given.get(i)));
@@ -111,23 +125,14 @@ function drawSeeds(summary) {
     if (s.bot) return h("li", {"data-seat": i, class: "small"}, who, t("a bot adds no seed"));
     return h("li", {"data-seat": i, class: missing.has(i) ? "waiting" : "small"}, who,
       t("waiting for a seed"));
-  });
-  const parts = [h("p", {}, t("Each person's seed, added after the commitment:")),
-    h("ul", {id: "contributions", class: "seeds"}, ...rows)];
+  }));
   const seat = mySeat(summary);
-  if (summary.status === "open" && seat !== null) {
-    if (!given.has(seat)) contribute(newSeed());
-    const input = h("input", {id: "seed-input", maxlength: "64", autocomplete: "off",
-      spellcheck: "false", value: given.get(seat) ?? ""});
-    parts.push(h("form", {id: "seed-form", onsubmit: (event) => {
-      event.preventDefault();
-      if (isSeed(input.value)) contribute(input.value);
-      else error.textContent = t("A seed is 1 to 64 letters, digits or punctuation marks");
-    }}, h("label", {for: "seed-input"}, t("Your seed")), input,
-    h("button", {type: "submit", id: "seed-send"}, t("Use this seed"))));
-    seedsBox.closest("details").open = true;
-  }
-  seedsBox.replaceChildren(...parts);
+  const mine = summary.status === "open" && seat !== null;
+  seedForm.hidden = !mine;
+  if (!mine) return;
+  if (!given.has(seat)) contribute(newSeed());  // the commitment is on the page already
+  if (document.activeElement !== seedInput) seedInput.value = given.get(seat) ?? "";
+  seedsBox.closest("details").open = true;
 }
 
 async function contribute(seed) {
@@ -145,7 +150,7 @@ async function tableAction(what, body = {}) {
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await response.json();
   if (!response.ok) { error.textContent = data.detail; return; }
-  if (what !== "seed") error.textContent = "";
+  error.textContent = "";
   Object.assign(table, data);
   drawSeating(table);
   if (what === "join") connect(true);
