@@ -163,3 +163,17 @@ def test_a_table_made_before_contributions_plays_with_its_one_client_seed(client
     log = client.get(url + "/log").json()
     assert log["dice"]["client_seed"] == table["id"] and "contributions" not in log["dice"]
     assert check_log(log).verified
+
+
+def test_a_series_table_waits_for_its_players_seed_and_then_starts_by_itself(client):
+    anna = guest(client, "Anna")
+    name = name_of(client, anna)
+    series = client.post("/api/series", headers=anna, json={
+        "format": "match", "game": "mia", "players": [name, "bot:random"]}).json()
+    table = client.get(f"/api/series/{series['id']}").json()["tables"][0]
+    url = f"/api/tables/{table['id']}"
+    waiting = client.get(url).json()
+    assert waiting["status"] == "open" and len(waiting["seeds_missing"]) == 1
+    started = client.post(url + "/seed", json={"seed": "anna-series"}, headers=anna).json()
+    assert started["contributions"][0]["seed"] == "anna-series"
+    assert client.get(url).json()["status"] == "playing"
