@@ -62,7 +62,7 @@ def main() -> None:
                 client.post("/api/account/guest", json={"nickname": "bench"})
                 table = client.post("/api/tables", json={
                     "game": "yatzy", "preset": args.preset, "players": 1}).json()
-                client.post(f"/api/tables/{table['id']}/start", json={})
+                client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"})
                 url = f"/api/tables/{table['id']}"
                 started = time.perf_counter()
                 assert client.get(f"{url}/hint").status_code == 202

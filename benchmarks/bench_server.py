@@ -116,7 +116,7 @@ async def setup_client(http: httpx.AsyncClient, gate: asyncio.Semaphore,
         token = response.json()["token"]
         headers = {"Authorization": f"Bearer {token}"}
         table = (await http.post("/api/tables", json=GAME, headers=headers)).json()
-        await http.post(f"/api/tables/{table['id']}/start", json={}, headers=headers)
+        await http.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"}, headers=headers)
         return f"/api/tables/{table['id']}/ws", token
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table as RichTable
 
@@ -30,10 +31,10 @@ from kastkopp.engine import (
     Player,
     RuleError,
     Table,
+    check_log,
     load,
     play_out,
     registered,
-    verify_log,
 )
 from kastkopp.interop import commands as interop_commands
 from kastkopp.sheets.cli import sheet_app
@@ -418,18 +419,29 @@ def replay_command(log: Path = typer.Argument(..., metavar="LOG.json"),
 @app.command("verify")
 @friendly
 def verify_command(log: Path = typer.Argument(..., metavar="LOG.json")) -> None:
-    """Check every roll in a log against its revealed dice seed."""
+    """Check a log's seeds and every roll, and that the log goes to the game's end.
+
+    Exit code 0: verified and complete; 1: a seed or roll does not check out; 3: every
+    roll checks out but the log stops before the game's end."""
     data = read_log(log)
-    problems = verify_log(data)
-    if problems:
-        for problem in problems:
-            errors.print(f"[bold red]not verified:[/] {problem}", highlight=False)
+    result = check_log(data)
+    if result.problems:
+        for problem in result.problems:
+            errors.print(f"[bold red]not verified:[/] {escape(problem)}", highlight=False)
         raise typer.Exit(1)
-    rolls = sum(1 for e in data["events"] if e.get("type") == "roll")
     source = data["dice"]
-    console.print(f"All {rolls} rolls match the {source['source']} dice"
-                  + (f" (seed hash {source['server_seed_sha256'][:16]}…)"
-                     if "server_seed_sha256" in source else "") + ".")
+    for c in result.contributions:
+        console.print(f"Seat {c.seat + 1} ({escape(c.name)}) contributed the seed "
+                      f"{escape(c.seed)}.", highlight=False)
+    matched = (f"{result.rolls} rolls match the {source['source']} dice"
+               + (f" (seed hash {source['server_seed_sha256'][:16]}…)"
+                  if "server_seed_sha256" in source else ""))
+    if not result.complete:
+        errors.print(f"[bold yellow]incomplete:[/] {matched}, but {result.unfinished}; "
+                     "this is not a whole game.", highlight=False)
+        raise typer.Exit(3)
+    console.print(f"Verified: all {matched}, and the log goes to the game's end.",
+                  highlight=False)
 
 
 # --------------------------------------------------------------------------- odds

@@ -17,6 +17,16 @@ the game ends the seed is revealed and anybody can recompute every roll:
 >>> faces = source.roll(5)
 >>> faces_from_seed(bytes(32), "anna", 0, 5) == faces
 True
+
+At a server table the client seed is not one string somebody chose: every person seated
+adds a seed of their own after the commitment is public, and the client seed is the
+:func:`combined_client_seed` of those :class:`Contribution` s, so nobody — the server
+included — can choose the dice:
+
+>>> shared = CommitRevealDice.shared(bytes(32), [Contribution(1, "Ben", "b7"),
+...                                              Contribution(0, "Anna", "anna")])
+>>> shared.client_seed
+'0:4:anna,1:2:b7'
 """
 
 from __future__ import annotations
@@ -26,10 +36,11 @@ import hashlib
 import itertools
 import math
 import random
+import re
 import secrets
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -117,6 +128,51 @@ def seed_commitment(server_seed: bytes) -> str:
     return hashlib.sha256(server_seed).hexdigest()
 
 
+# A person's seed: printable ASCII without spaces, so its length in characters is its
+# length in bytes and it reads the same in every log, terminal and page.
+CLIENT_SEED = re.compile(r"[!-~]{1,64}")
+
+
+def is_client_seed(text: object) -> bool:
+    """Whether ``text`` may be a person's seed: 1 to 64 printable ASCII characters, no spaces."""
+    return isinstance(text, str) and CLIENT_SEED.fullmatch(text) is not None
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """A seed one seated person added to a table's dice after the server's commitment."""
+
+    seat: int
+    name: str
+    seed: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "seed": self.seed}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Contribution:
+        """Read one from a log; ``ValueError`` if it is not a seat, a name and a seed."""
+        if not isinstance(data, dict) or isinstance(data.get("seat"), bool) or \
+                not isinstance(data.get("seat"), int) or not is_client_seed(data.get("seed")):
+            raise ValueError(f"a contribution is a seat and a seed of 1 to 64 printable "
+                             f"characters, not {data!r}")
+        return cls(data["seat"], str(data.get("name") or ""), data["seed"])
+
+
+def combined_client_seed(contributions: Iterable[Contribution]) -> str:
+    """The client seed made of every contribution: ``seat:length:seed`` for each, by seat,
+    joined by commas. The lengths make it unambiguous (no two different lists of seeds give
+    the same text) and the seats keep the order the same whoever contributed first."""
+    ordered = sorted(contributions, key=lambda c: c.seat)
+    seats = [c.seat for c in ordered]
+    if len(set(seats)) != len(seats):
+        raise ValueError("a seat contributed twice")
+    for c in ordered:
+        if not is_client_seed(c.seed):
+            raise ValueError(f"seat {c.seat}'s seed is not 1 to 64 printable characters")
+    return ",".join(f"{c.seat}:{len(c.seed)}:{c.seed}" for c in ordered)
+
+
 @dataclass
 class DiceSource(ABC):
     """Base class: something that rolls dice, counting rolls in :attr:`nonce`."""
@@ -177,6 +233,17 @@ class CommitRevealDice(DiceSource):
     kind: ClassVar[str] = "commit-reveal"
     server_seed: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     client_seed: str = ""
+    # Who made the client seed (:meth:`shared`); empty where one party gave it whole (a
+    # Mäxchen server's round, logs written before contributions).
+    contributions: tuple[Contribution, ...] = ()
+
+    @classmethod
+    def shared(cls, server_seed: bytes,
+               contributions: Iterable[Contribution]) -> CommitRevealDice:
+        """Dice from the server's seed and the seeds every seated person contributed."""
+        ordered = tuple(sorted(contributions, key=lambda c: c.seat))
+        return cls(server_seed=server_seed, client_seed=combined_client_seed(ordered),
+                   contributions=ordered)
 
     @property
     def commitment(self) -> str:
@@ -191,6 +258,8 @@ class CommitRevealDice(DiceSource):
             "server_seed_sha256": self.commitment,
             "client_seed": self.client_seed,
         }
+        if self.contributions:
+            data["contributions"] = [c.to_json() for c in self.contributions]
         if reveal:
             data["server_seed"] = self.server_seed.hex()
         return data
@@ -223,5 +292,19 @@ def source_from_description(data: dict[str, Any]) -> DiceSource | None:
         seed = bytes.fromhex(str(data["server_seed"]))
         if seed_commitment(seed) != data.get("server_seed_sha256"):
             raise ValueError("the revealed server seed does not match its published hash")
-        return CommitRevealDice(server_seed=seed, client_seed=str(data.get("client_seed", "")))
+        client_seed = str(data.get("client_seed", ""))
+        if "contributions" not in data:
+            return CommitRevealDice(server_seed=seed, client_seed=client_seed)
+        dice = CommitRevealDice.shared(seed, contributions_of(data))
+        if dice.client_seed != client_seed:
+            raise ValueError("the client seed is not the combination of the contributions")
+        return dice
     return None
+
+
+def contributions_of(data: dict[str, Any]) -> list[Contribution]:
+    """The contributions a log's dice description lists (``ValueError`` if malformed)."""
+    items = data.get("contributions")
+    if not isinstance(items, list):
+        raise ValueError("the contributions are not a list")
+    return [Contribution.from_json(item) for item in items]

@@ -32,7 +32,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from kastkopp.dice import DiceSource, Faces, SeededDice, check_faces, source_from_description
+from kastkopp.dice import (
+    Contribution,
+    DiceSource,
+    Faces,
+    SeededDice,
+    check_faces,
+    source_from_description,
+)
 
 LOG_FORMAT = "kastkopp-log"
 LOG_VERSION = 1
@@ -849,20 +856,46 @@ def seen_by(game: Game, events: Iterable[dict[str, Any]],
     return out
 
 
+@dataclass(frozen=True)
+class Verification:
+    """What :func:`check_log` found: the problems (none: every roll is what the seeds give),
+    how many rolls were checked, whose seeds made the dice, and whether the log goes to the
+    game's end — a log cut short can be honest as far as it goes and still not be the game."""
+
+    problems: tuple[str, ...]
+    rolls: int = 0
+    contributions: tuple[Contribution, ...] = ()
+    complete: bool = False
+    unfinished: str = ""  # why the log is not complete (empty when it is)
+
+    @property
+    def verified(self) -> bool:
+        """Every roll checked and the game played to its end."""
+        return not self.problems and self.complete
+
+
 def verify_log(data: dict[str, Any]) -> list[str]:
-    """Check every roll of a log against its dice source. Returns problems (empty = fair)."""
+    """Check every roll of a log against its dice source. Returns problems (empty = fair
+    as far as the log goes; :func:`check_log` also says whether it goes to the end)."""
+    return list(check_log(data).problems)
+
+
+def check_log(data: dict[str, Any]) -> Verification:
+    """Check a log's contributions and every roll, and whether the log reaches the game's end."""
     description = dict(data.get("dice") or {})
     try:
         source = source_from_description(description)
     except ValueError as exc:
-        return [str(exc)]
+        return Verification((str(exc),))
     if source is None:
         kind = description.get("source")
         if kind == "commit-reveal":
-            return ["the server seed has not been revealed yet, so the rolls cannot be checked"]
-        return [f"rolls from a '{kind}' source cannot be checked afterwards"]
-    problems = []
-    expected_nonce = 0
+            return Verification(("the server seed has not been revealed yet, so the rolls "
+                                 "cannot be checked",))
+        return Verification((f"rolls from a '{kind}' source cannot be checked afterwards",))
+    contributions = getattr(source, "contributions", ())
+    problems = _contribution_problems(data, contributions)
+    rolls, expected_nonce = 0, 0
     events = data.get("events")
     sides = _sides_of_rolls(data)
     for index, event in enumerate(events if isinstance(events, list) else []):
@@ -873,18 +906,48 @@ def verify_log(data: dict[str, Any]) -> list[str]:
         except (KeyError, TypeError, ValueError):
             problems.append(f"event {index}: a roll without a nonce and faces")
             continue
+        rolls += 1
         if nonce != expected_nonce:
             problems.append(f"event {index}: roll number {nonce} where {expected_nonce} "
                             "was expected")
         if not source.verify(nonce, len(faces), sides.get(index, 6), faces):
             problems.append(f"event {index}: the dice {list(faces)} are not what the seed gives")
         expected_nonce = nonce + 1
-    if not problems:
-        try:
-            Table.from_json(data, dice=source)
-        except LogError as exc:
-            problems.append(str(exc))
+    if problems:
+        return Verification(tuple(problems), rolls, contributions)
+    try:
+        table = Table.from_json(data, dice=source)
+    except LogError as exc:
+        return Verification((str(exc),), rolls, contributions)
+    return Verification((), rolls, contributions, table.is_over(), _unfinished(table))
+
+
+def _contribution_problems(data: dict[str, Any],
+                           contributions: Sequence[Contribution]) -> list[str]:
+    """Each contribution must be a seat of the table, under that seat's name."""
+    given = data.get("seats")
+    seats: list[Any] = given if isinstance(given, list) else []
+    problems = []
+    for c in contributions:
+        if not 0 <= c.seat < len(seats):
+            problems.append(f"a seed contributed by seat {c.seat}, who is not at the table")
+        elif str(seats[c.seat]) != c.name:
+            problems.append(f"the seed of seat {c.seat} is {c.name!r}'s, but seat {c.seat} "
+                            f"is {seats[c.seat]!r}")
     return problems
+
+
+def _unfinished(table: Table) -> str:
+    """Why a replayed log does not reach the end of its game ('' if it does)."""
+    if table.is_over():
+        return ""
+    chance = table.state.chance()
+    if chance is not None:
+        return "the log stops before a roll: the game went on after it"
+    to_move = table.state.to_move()
+    if to_move is None:
+        return "the log stops before the game's end"
+    return f"the log stops before the game's end, with {table.seats[to_move]} to move"
 
 
 def _sides_of_rolls(data: dict[str, Any]) -> dict[int, int]:

@@ -28,7 +28,7 @@ def hint_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tes
 
 def started(client: TestClient, headers: dict[str, str], **extra: Any) -> dict[str, Any]:
     table = new_table(client, headers, "yatzy", 2, preset="tarningspoker", **extra)
-    response = client.post(f"/api/tables/{table['id']}/start", headers=headers, json={})
+    response = client.post(f"/api/tables/{table['id']}/start", headers=headers, json={"seed": "a1"})
     assert response.status_code == 200, response.text
     return table
 
@@ -68,8 +68,8 @@ def test_hints_only_on_your_turn_only_where_allowed_and_only_with_an_advisor(
     anna, ben = guest(hint_client, "Anna"), guest(hint_client, "Ben")
     table = new_table(hint_client, anna, "yatzy", 2, preset="tarningspoker")
     assert hint_client.post(f"/api/tables/{table['id']}/join", headers=ben,
-                            json={}).status_code == 200
-    hint_client.post(f"/api/tables/{table['id']}/start", headers=anna, json={})
+                            json={"seed": "b2"}).status_code == 200
+    hint_client.post(f"/api/tables/{table['id']}/start", headers=anna, json={"seed": "a1"})
     waiting = hint_client.get(f"/api/tables/{table['id']}/hint", headers=ben)
     assert waiting.status_code == 400
     assert waiting.json()["detail"] == "a hint is for your own turn; wait until it is yours"
@@ -77,11 +77,11 @@ def test_hints_only_on_your_turn_only_where_allowed_and_only_with_an_advisor(
     off = hint_client.get(f"/api/tables/{closed['id']}/hint", headers=anna)
     assert off.status_code == 400 and off.json()["detail"] == "this table was made without hints"
     mia = new_table(hint_client, anna, "mia", 2, seats=[None, "bot:random"])
-    hint_client.post(f"/api/tables/{mia['id']}/start", headers=anna, json={})
+    hint_client.post(f"/api/tables/{mia['id']}/start", headers=anna, json={"seed": "a1"})
     none = hint_client.get(f"/api/tables/{mia['id']}/hint", headers=anna)
     assert none.status_code == 400 and none.json()["detail"].startswith("there is no advisor")
     maxi = new_table(hint_client, anna, "yatzy", 2, preset="maxi", seats=[None, "bot:random"])
-    hint_client.post(f"/api/tables/{maxi['id']}/start", headers=anna, json={})
+    hint_client.post(f"/api/tables/{maxi['id']}/start", headers=anna, json={"seed": "a1"})
     beyond = hint_client.get(f"/api/tables/{maxi['id']}/hint", headers=anna)
     assert beyond.status_code == 400 and "no advisor" in beyond.json()["detail"]
     hint_client.cookies.clear()

@@ -60,11 +60,12 @@ def test_join_leave_and_start_only_as_the_rules_of_the_lobby_allow(client):
     table = new_table(client, anna, "mia", 3)
     url = f"/api/tables/{table['id']}"
     assert client.post(url + "/join", json={"seat": 0}, headers=bo).status_code == 400
-    assert client.post(url + "/join", json={}, headers=bo).json()["seats"][1]["name"]
-    assert "already" in client.post(url + "/join", json={}, headers=bo).json()["detail"]
-    refused = client.post(url + "/start", json={}, headers=anna)
+    assert client.post(url + "/join", json={"seed": "b2"}, headers=bo).json()["seats"][1]["name"]
+    assert "already" in client.post(url + "/join", json={"seed": "b2"}, headers=bo).json()["detail"]
+    refused = client.post(url + "/start", json={"seed": "a1"}, headers=anna)
     assert "seat 2 is empty" in refused.json()["detail"]
-    assert "creator" in client.post(url + "/start", json={}, headers=bo).json()["detail"]
+    assert "creator" in client.post(url + "/start", json={"seed": "a1"},
+                                    headers=bo).json()["detail"]
     assert client.post(url + "/leave", headers=bo).json()["seats"][1]["name"] is None
     assert client.post(url + "/seats/1/bot", json={"bot": "sensible"},
                        headers=carl).status_code == 400
@@ -72,7 +73,8 @@ def test_join_leave_and_start_only_as_the_rules_of_the_lobby_allow(client):
                        headers=anna).json()["seats"][1]["bot"] == "sensible"
     lobby = client.get("/api/tables").json()
     assert [t["id"] for t in lobby] == [table["id"]]
-    started = client.post(url + "/start", json={"fill": "random"}, headers=anna).json()
+    started = client.post(url + "/start", json={"fill": "random", "seed": "a1"},
+                          headers=anna).json()
     assert started["status"] == "playing" and started["seats"][2]["bot"] == "random"
     assert "started" in client.post(url + "/leave", headers=anna).json()["detail"]
     assert client.get("/api/tables").json() == []
@@ -120,7 +122,8 @@ def test_on_timeout_the_table_plays_the_games_default_move(client):
     anna = guest(client, "Anna")
     table = new_table(client, anna, "mia", 2, [None, "bot:random"],
                       time_control={"kind": "live", "seconds": 1, "on_timeout": "move"})
-    started = client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna).json()
+    started = client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"},
+                          headers=anna).json()
     assert started["deadline"] is not None
     dice = client.get(f"/api/tables/{table['id']}/state", headers=anna).json()["view"][
         "your_dice"]
@@ -136,7 +139,7 @@ def test_on_timeout_the_player_loses_when_the_table_says_so(client):
     anna = guest(client, "Anna")
     table = new_table(client, anna, "mia", 3, [None, "bot:random", "bot:random"],
                       time_control={"kind": "live", "seconds": 1, "on_timeout": "lose"})
-    client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna)
+    client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"}, headers=anna)
     assert wait_for(lambda: client.get(f"/api/tables/{table['id']}").json()["status"]
                     == "over")
     over = client.get(f"/api/tables/{table['id']}").json()
@@ -163,7 +166,7 @@ def test_statistics_count_wins_by_seat_and_ratings_rank_the_players(client):
     anna = guest(client, "Anna")
     for seed in range(4):
         table = new_table(client, anna, "mia", 2, [None, "bot:sensible"])
-        client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna)
+        client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"}, headers=anna)
         with client.websocket_connect(f"/api/tables/{table['id']}/ws",
                                       headers=anna) as ws:
             play_by_websocket(ws, random.Random(seed), Frames())

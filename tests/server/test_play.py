@@ -43,7 +43,7 @@ def test_a_full_game_over_websocket_with_bots_ends_with_a_fair_log(client, game)
     anna = guest(client, "Anna")
     table = new_table(client, anna, game, players, seats)
     commitment = table["seed_sha256"]
-    assert client.post(f"/api/tables/{table['id']}/start", json={},
+    assert client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"},
                        headers=anna).status_code == 200
     with client.websocket_connect(f"/api/tables/{table['id']}/ws", headers=anna) as ws:
         last = play_by_websocket(ws, random.Random(1), Frames())
@@ -63,9 +63,10 @@ def two_people_at_a_table(client, game: str) -> tuple[str, People]:
     players, seats = humans_and_bots(game, 2)
     anna, bo = guest(client, "Anna"), guest(client, "Bo")
     table = new_table(client, anna, game, players, seats[1:])
-    assert client.post(f"/api/tables/{table['id']}/join", json={},
+    assert client.post(f"/api/tables/{table['id']}/join", json={"seed": "b2"},
                        headers=bo).status_code == 200
-    client.post(f"/api/tables/{table['id']}/start", json={"fill": "random"}, headers=anna)
+    client.post(f"/api/tables/{table['id']}/start", json={"fill": "random", "seed": "a1"},
+                headers=anna)
     return str(table["id"]), (anna, bo)
 
 
@@ -145,8 +146,8 @@ def test_the_log_hides_private_dice_until_the_game_ends(client, game):
 def start_two_player_table(client, game="mia"):
     anna, bo = guest(client, "Anna"), guest(client, "Bo")
     table = new_table(client, anna, game, 2)
-    client.post(f"/api/tables/{table['id']}/join", json={}, headers=bo)
-    client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna)
+    client.post(f"/api/tables/{table['id']}/join", json={"seed": "b2"}, headers=bo)
+    client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"}, headers=anna)
     return table["id"], anna, bo
 
 
@@ -284,7 +285,7 @@ def test_the_server_plays_every_game_on_sqlite_and_postgresql(db_url):
         for game in GAMES:
             players, seats = humans_and_bots(game, 1)
             table = new_table(client, anna, game, players, seats)
-            client.post(f"/api/tables/{table['id']}/start", json={}, headers=anna)
+            client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"}, headers=anna)
             url = f"/api/tables/{table['id']}/ws"
             with client.websocket_connect(url, headers=anna) as ws:
                 play_by_websocket(ws, random.Random(3), Frames())

@@ -33,8 +33,9 @@ def table(server: ServerProcess) -> Iterator[tuple[str, Any, str]]:
         anna, bo = guest(client, "Anna"), guest(client, "Bo")
         made = new_table(client, anna, "mia", 2)
         table_id = str(made["id"])
-        assert client.post(f"/api/tables/{table_id}/join", json={}, headers=bo).is_success
-        assert client.post(f"/api/tables/{table_id}/start", json={}, headers=anna).is_success
+        url = f"/api/tables/{table_id}"
+        assert client.post(f"{url}/join", json={"seed": "b2"}, headers=bo).is_success
+        assert client.post(f"{url}/start", json={"seed": "a1"}, headers=anna).is_success
         yield f"{server.ws_url}/api/tables/{table_id}/ws", anna, server.url
 
 
@@ -92,8 +93,8 @@ def test_http_refusals_and_the_sockets_own_errors_speak_the_language_too(table) 
     table_id = url.split("/")[-2]
     with httpx.Client(base_url=base) as client:
         cid = guest(client, "Cid")
-        full = client.post(f"/api/tables/{table_id}/join", json={}, headers=cid)
-        in_swedish = client.post(f"/api/tables/{table_id}/join", json={},
+        full = client.post(f"/api/tables/{table_id}/join", json={"seed": "b2"}, headers=cid)
+        in_swedish = client.post(f"/api/tables/{table_id}/join", json={"seed": "b2"},
                                  headers={**cid, "Accept-Language": "sv"})
         in_danish = client.post(f"/api/tables/{table_id}/join?lang=da", json={}, headers=cid)
     assert full.status_code == in_swedish.status_code == 400

@@ -53,7 +53,7 @@ def test_the_ndjson_streams_tell_a_bot_its_turns_and_take_posted_actions(tmp_pat
     events: list[dict] = []
     with httpx.stream("GET", server.url + "/api/stream/event", headers=anna,
                       timeout=20) as stream:
-        httpx.post(f"{server.url}/api/tables/{table_id}/start", json={}, headers=anna)
+        httpx.post(f"{server.url}/api/tables/{table_id}/start", json={"seed": "a1"}, headers=anna)
         for line in stream.iter_lines():
             if not line.strip():
                 continue
@@ -110,7 +110,7 @@ def test_kill_9_in_the_middle_of_games_loses_no_acknowledged_action(db_url, serv
     tables = [new_table(server, anna, 3, [None, "bot:random", "bot:random"], lives=6)
               for _ in range(4)]
     for table_id in tables:
-        httpx.post(f"{server.url}/api/tables/{table_id}/start", json={}, headers=anna)
+        httpx.post(f"{server.url}/api/tables/{table_id}/start", json={"seed": "a1"}, headers=anna)
     stop = threading.Event()
     acked: dict[str, list[tuple[int, str]]] = {t: [] for t in tables}
     players = [threading.Thread(target=play_acknowledged,
@@ -161,7 +161,7 @@ def test_kastkopp_verify_checks_every_roll_of_a_served_log(tmp_path, servers):
     servers.append(server)
     anna = guest(server, "Anna")
     table_id = new_table(server, anna, 2, [None, "bot:random"])
-    httpx.post(f"{server.url}/api/tables/{table_id}/start", json={}, headers=anna)
+    httpx.post(f"{server.url}/api/tables/{table_id}/start", json={"seed": "a1"}, headers=anna)
     play_acknowledged(functools.partial(seat, server, table_id, anna), threading.Event(),
                       [], 4)
     path = tmp_path / "table.json"
@@ -182,7 +182,7 @@ def test_two_processes_on_one_postgresql_serve_one_table(postgres_url, redis_url
     servers.extend([first, second])
     anna, bo = guest(first, "Anna"), guest(second, "Bo")
     table_id = new_table(first, anna, 3, [None, None, "bot:random"])
-    assert httpx.post(f"{second.url}/api/tables/{table_id}/join", json={},
+    assert httpx.post(f"{second.url}/api/tables/{table_id}/join", json={"seed": "b2"},
                       headers=bo).status_code == 200
     bo_events: list[dict] = []
     listening = threading.Event()
@@ -201,7 +201,7 @@ def test_two_processes_on_one_postgresql_serve_one_table(postgres_url, redis_url
     listener.start()
     assert listening.wait(10)
     time.sleep(0.2)  # the stream is registered once its headers are out
-    assert httpx.post(f"{first.url}/api/tables/{table_id}/start", json={},
+    assert httpx.post(f"{first.url}/api/tables/{table_id}/start", json={"seed": "a1"},
                       headers=anna).status_code == 200
     rng = random.Random(11)
     seen: dict[str, list[int]] = {"anna": [], "bo": []}
@@ -285,6 +285,8 @@ def test_a_match_goes_on_after_kill_9_between_its_games(tmp_path, servers):
         "format": "match", "game": "mia", "players": [name, "bot:random"],
         "best_of": 3}).json()["id"]
     first = httpx.get(f"{server.url}/api/series/{series_id}").json()["tables"][0]["id"]
+    httpx.post(f"{server.url}/api/tables/{first}/seed", json={"seed": "anna-seed"},
+               headers=anna)
     play_acknowledged(functools.partial(seat, server, first, anna), threading.Event(), [], 1)
     server.kill()  # right after the first game ended
     restarted = ServerProcess(db).start()
@@ -296,6 +298,9 @@ def test_a_match_goes_on_after_kill_9_between_its_games(tmp_path, servers):
         if summary["status"] == "over":
             break
         for table in summary["tables"]:
+            if table["status"] == "open":  # it starts once Anna has added her seed
+                httpx.post(f"{restarted.url}/api/tables/{table['id']}/seed",
+                           json={"seed": "anna-seed"}, headers=anna)
             if table["status"] == "playing" and table["id"] not in played:
                 played.add(table["id"])
                 play_acknowledged(functools.partial(seat, restarted, table["id"], anna),

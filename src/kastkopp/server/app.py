@@ -140,7 +140,8 @@ class CreateTable(BaseModel):
     seats: list[str | None] = Field(default_factory=list, max_length=20,
                                     description="per seat: a bot ('bot:random') or null")
     time_control: TimeControl = Field(default_factory=TimeControl)
-    client_seed: str | None = Field(default=None, max_length=64)
+    client_seed: str | None = Field(default=None, max_length=64, description="refused: "
+                                     "seeds are added after the table is made")
     sit: bool = Field(default=True, description="take the first free seat yourself")
     hints: bool = Field(default=True, description="players may ask the advisor for a hint "
                         "(games with an advisor)")
@@ -148,6 +149,13 @@ class CreateTable(BaseModel):
 
 class JoinBody(BaseModel):
     seat: int | None = Field(default=None, ge=0, le=19)
+    seed: str | None = Field(default=None, description="your seed for the dice: 1 to 64 "
+                             "printable characters, no spaces")
+
+
+class SeedBody(BaseModel):
+    seed: Any = Field(description="your seed for the dice: 1 to 64 printable characters, "
+                      "no spaces", examples=["3f9a0c27d1e84b65"])
 
 
 class BotBody(BaseModel):
@@ -157,6 +165,8 @@ class BotBody(BaseModel):
 class StartBody(BaseModel):
     fill: str | None = Field(default=None, max_length=40,
                              description="a bot for every empty seat")
+    seed: str | None = Field(default=None, description="your own seed for the dice, if "
+                             "you have not added it yet")
 
 
 class ActionBody(BaseModel):
@@ -250,6 +260,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         runner = SeriesRunner(hub)
         app.state.series = runner
         hub.on_finish = runner.table_finished
+        hub.on_ready = runner.table_ready
         await hub.resume()
         await runner.resume()
         if bridge is not None:
@@ -395,7 +406,14 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join(table_id: TableId, body: JoinBody, request: Request,
                    me: Me) -> dict[str, Any]:
-        return (await hub_of(request).join(table_id, me, body.seat)).summary()
+        return (await hub_of(request).join(table_id, me, body.seat, body.seed)).summary()
+
+    @app.post("/api/tables/{table_id}/seed", tags=["tables"])
+    async def seed(table_id: TableId, body: SeedBody, request: Request,
+                   me: Me) -> dict[str, Any]:
+        """Add your seed to the table's dice (or replace it) before the game starts: the
+        dice come from the server's committed seed and every seated person's seed."""
+        return (await hub_of(request).contribute(table_id, me, body.seed)).summary()
 
     @app.post("/api/tables/{table_id}/leave", tags=["tables"])
     async def leave(table_id: TableId, request: Request, me: Me) -> dict[str, Any]:
@@ -409,7 +427,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     @app.post("/api/tables/{table_id}/start", tags=["tables"])
     async def start(table_id: TableId, body: StartBody, request: Request,
                     me: Me) -> dict[str, Any]:
-        return (await hub_of(request).start(table_id, me, body.fill)).summary()
+        return (await hub_of(request).start(table_id, me, body.fill, body.seed)).summary()
 
     @app.get("/api/tables/{table_id}/state", tags=["play"])
     async def state(table_id: TableId, request: Request) -> dict[str, Any]:

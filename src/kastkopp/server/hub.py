@@ -39,7 +39,13 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from kastkopp.dice import CommitRevealDice, hmac_sha256, seed_commitment
+from kastkopp.dice import (
+    CommitRevealDice,
+    Contribution,
+    hmac_sha256,
+    is_client_seed,
+    seed_commitment,
+)
 from kastkopp.engine import (
     Game,
     IllegalAction,
@@ -405,6 +411,8 @@ class LiveTable:
     bots: dict[int, Player] = field(default_factory=dict)
     # who drives a hosted table (e.g. "Mäxchen"); None for the server's own tables
     source: str | None = None
+    # The seed each seated person added to the dice after the commitment, by seat.
+    seeds: dict[int, str] = field(default_factory=dict)
     # Frames as sent, per seat, for the position they were made in (see frame_text).
     _frames: dict[int | None, str] = field(default_factory=dict, repr=False)
     _frames_of: tuple[Any, ...] = field(default=(), repr=False)
@@ -417,6 +425,31 @@ class LiveTable:
     def commitment(self) -> str:
         """The SHA-256 of the dice seed, public from the start."""
         return seed_commitment(self.seed)
+
+    # -- the dice ------------------------------------------------------------------------
+    # The server's seed is committed when the table is made; the client seed is made of
+    # the seeds the seated people add afterwards (bots add none: the server plays them).
+    # A hosted table's driver gives its client seed whole, and tables made before
+    # contributions keep the one client seed they were made with.
+    @property
+    def shared_dice(self) -> bool:
+        return self.source is None and not self.client_seed
+
+    def contributions(self) -> list[Contribution]:
+        return [Contribution(seat, self.seats[seat].label(seat), seed)
+                for seat, seed in sorted(self.seeds.items())]
+
+    def seeds_missing(self) -> list[int]:
+        """The seats of people who have not yet added their seed (the game waits for them)."""
+        if not self.shared_dice:
+            return []
+        return [i for i, s in enumerate(self.seats)
+                if s.account_id is not None and i not in self.seeds]
+
+    def dice(self) -> CommitRevealDice:
+        if not self.shared_dice:
+            return CommitRevealDice(server_seed=self.seed, client_seed=self.client_seed)
+        return CommitRevealDice.shared(self.seed, self.contributions())
 
     def seat_of(self, account_id: int | None) -> int | None:
         if account_id is None:
@@ -457,6 +490,9 @@ class LiveTable:
             "client_seed": self.client_seed, "invite": f"/play/{self.id}",
             "source": self.source,
         }
+        if self.shared_dice:
+            data["contributions"] = [c.to_json() for c in self.contributions()]
+            data["seeds_missing"] = self.seeds_missing()
         if self.status == "over":
             data["server_seed"] = self.seed.hex()
             data["outcome"] = self.outcome
@@ -527,6 +563,8 @@ class Hub:
         self.publish = publish
         # called with a table's id when a game ends here (the series move on)
         self.on_finish: Callable[[str], Any] | None = None
+        # awaited with a table's id when its last seed came (a series table starts then)
+        self.on_ready: Callable[[str], Any] | None = None
         self.tables: dict[str, LiveTable] = {}
         self.account_watchers: dict[int, set[Watcher]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -597,13 +635,22 @@ class Hub:
                          client_seed=row.client_seed, clock=row.clock,
                          seconds_per_move=row.seconds_per_move, on_timeout=row.on_timeout,
                          forfeit_seat=row.forfeit_seat, outcome=row.outcome,
-                         source=row.source)
+                         source=row.source, seeds=self._seeds_of(table_id, row))
         if row.status != "open":
             live.table = self._replay(live, events)
         if last is not None:
             at = last if last.tzinfo else last.replace(tzinfo=UTC)
             live.last_move_at = at.timestamp()
         return live
+
+    def _seeds_of(self, table_id: str, row: GameTable | None = None) -> dict[int, str]:
+        """The seeds of a table: as dealt once it started, else as its seats hold them."""
+        if row is not None and row.contributions is not None:
+            return {int(c["seat"]): str(c["seed"]) for c in row.contributions}
+        with self.store.session() as session:
+            return {int(seat): str(seed) for seat, seed in session.execute(
+                select(Seat.seat, Seat.client_seed).where(Seat.table_id == table_id,
+                                                          Seat.client_seed.is_not(None)))}
 
     @staticmethod
     def _seat_infos(session: Any, row: GameTable) -> list[SeatInfo]:
@@ -622,15 +669,20 @@ class Hub:
         data = {"format": "kastkopp-log", "version": 1, **live.game.to_json(),
                 "seats": [s.label(i) for i, s in enumerate(live.seats)],
                 "dice": {"source": "commit-reveal"}, "events": events}
-        return Table.from_json(data, dice=CommitRevealDice(server_seed=live.seed,
-                                                           client_seed=live.client_seed))
+        return Table.from_json(data, dice=live.dice())
 
     # -- creating and seating ------------------------------------------------------------
     def create(self, owner: Account, game_name: str, preset: str | None,
                rules: dict[str, Any], players: int | None, seats: list[str | None],
                clock: str, seconds_per_move: int | None, on_timeout: str,
                client_seed: str | None, sit: bool) -> str:
-        """Create a table (runs in a worker thread). Returns its id."""
+        """Create a table (runs in a worker thread). Returns its id.
+
+        Its server seed is committed here, before anybody's seed is known: the seated
+        people add theirs afterwards (:meth:`contribute`), so ``client_seed`` is refused."""
+        if client_seed is not None:
+            raise TableError("a seed is added once the table is made and its dice commitment "
+                             "is public: send it when you join or start the table, or on its own")
         game = check_rules(game_name, preset, rules, players)
         if clock not in CLOCKS:
             raise TableError("the clock is one of {clocks}, not '{clock}'",
@@ -663,13 +715,12 @@ class Hub:
             infos[free] = SeatInfo(owner.id, owner.name)
         table_id = secrets.token_urlsafe(8)[:10]
         seed = secrets.token_bytes(32)
-        client = (client_seed or table_id)[:64]
         with self.store.session() as session:
             session.add(GameTable(id=table_id, game=game.name, preset=preset,
                                   rules=game.rules.to_json(), players=game.players,
                                   status="open", owner_id=owner.id, server_seed=seed.hex(),
                                   seed_sha256=CommitRevealDice(server_seed=seed).commitment,
-                                  client_seed=client, clock=clock,
+                                  client_seed="", clock=clock,
                                   seconds_per_move=seconds_per_move, on_timeout=on_timeout))
             session.flush()
             for index, info in enumerate(infos):
@@ -678,7 +729,10 @@ class Hub:
                                      account_id=info.account_id, bot=info.bot))
         return table_id
 
-    async def join(self, table_id: str, account: Account, seat: int | None) -> LiveTable:
+    async def join(self, table_id: str, account: Account, seat: int | None,
+                   seed: str | None = None) -> LiveTable:
+        """Sit down at an open table, adding ``seed`` to its dice if given."""
+        check_seed(seed)
         live = await self.get(table_id)
         async with live.lock:
             if live.status != "open":
@@ -695,8 +749,38 @@ class Hub:
                                  free=", ".join(map(str, free)))
             await asyncio.to_thread(self._save_seat, live.id, seat, account.id, None)
             live.seats[seat] = SeatInfo(account.id, account.name)
+            if seed is not None and live.shared_dice:
+                await asyncio.to_thread(self._save_seed, live.id, seat, seed)
+                live.seeds[seat] = seed
         self._changed(live)
         return live
+
+    async def contribute(self, table_id: str, account: Account, seed: Any) -> LiveTable:
+        """The account's seat adds its seed to the dice (or replaces it) before the start."""
+        check_seed(seed, required=True)
+        live = await self.get(table_id)
+        async with live.lock:
+            seat = live.seat_of(account.id)
+            if seat is None:
+                raise TableError("you have no seat at this table")
+            if live.status != "open":
+                raise TableError("the game has already started")
+            if not live.shared_dice:
+                raise TableError("this table's dice were made without seeds from its players")
+            await asyncio.to_thread(self._save_seed, live.id, seat, seed)
+            live.seeds[seat] = seed
+            ready = not live.seeds_missing()
+        self._changed(live)
+        if ready and self.on_ready is not None:
+            await self.on_ready(live.id)
+        return live
+
+    def _save_seed(self, table_id: str, seat: int, seed: str) -> None:
+        with self.store.session() as session:
+            row = session.scalar(select(Seat).where(Seat.table_id == table_id,
+                                                    Seat.seat == seat))
+            if row is not None:
+                row.client_seed = seed
 
     async def leave(self, table_id: str, account: Account) -> LiveTable:
         live = await self.get(table_id)
@@ -708,6 +792,7 @@ class Hub:
                 raise TableError("the game has started; a seat can only be left before")
             await asyncio.to_thread(self._save_seat, live.id, seat, None, None)
             live.seats[seat] = SeatInfo()
+            live.seeds.pop(seat, None)
         self._changed(live)
         return live
 
@@ -747,24 +832,37 @@ class Hub:
                 row.account_id, row.bot = account_id, bot
 
     async def start(self, table_id: str, account: Account,
-                    fill_bot: str | None = None) -> LiveTable:
-        """Start the game: empty seats get ``fill_bot`` (or the start is refused)."""
+                    fill_bot: str | None = None, seed: str | None = None) -> LiveTable:
+        """Start the game: empty seats get ``fill_bot`` (or the start is refused), and
+        every seated person must have added a seed (``seed``: the creator's own, now)."""
+        check_seed(seed)
         live = await self.get(table_id)
         async with live.lock:
             if live.owner_id != account.id:
                 raise TableError("only the table's creator starts the game")
             if live.status != "open":
                 raise TableError("the game has already started")
+            mine = live.seat_of(account.id)
+            if seed is not None and mine is None:
+                raise TableError("you have no seat at this table")
+            given = seed is not None and mine is not None and live.shared_dice
+            if missing := [i for i in live.seeds_missing() if not (given and i == mine)]:
+                raise TableError("the dice wait for a seed from {names}",
+                                 names=", ".join(live.seats[i].label(i) for i in missing))
             empty = [i for i, s in enumerate(live.seats) if s.empty]
             if empty and fill_bot is None:
                 raise TableError("seat {seats} is empty: invite someone, seat a bot, or start "
                                  "with 'fill' naming a bot", seats=", ".join(map(str, empty)))
+            name = (fill_bot or "").removeprefix("bot:")
+            known = bot_names(live.game.name)
+            if empty and name not in known:
+                raise TableError("no bot '{name}' for {game} (bots: {bots})", name=name,
+                                 game=live.game.name, bots=", ".join(known))
+            if given:
+                assert seed is not None and mine is not None
+                await asyncio.to_thread(self._save_seed, live.id, mine, seed)
+                live.seeds[mine] = seed
             if empty:
-                name = (fill_bot or "").removeprefix("bot:")
-                known = bot_names(live.game.name)
-                if name not in known:
-                    raise TableError("no bot '{name}' for {game} (bots: {bots})", name=name,
-                                     game=live.game.name, bots=", ".join(known))
                 for seat in empty:
                     await asyncio.to_thread(self._save_seat, live.id, seat, None, name)
                     live.seats[seat] = SeatInfo(bot=name)
@@ -778,6 +876,15 @@ class Hub:
         async with live.lock:
             if live.status != "open":
                 return live
+            if missing := live.seeds_missing():
+                # it starts when the last of them adds a seed (see on_ready)
+                for seat in missing:
+                    account_id = live.seats[seat].account_id
+                    assert account_id is not None
+                    self._notify_account(account_id, {
+                        "type": "seedWanted", "table": live.id, "seat": seat,
+                        "seed_sha256": live.commitment})
+                return live
             await self._deal(live)
         self._started(live)
         return live
@@ -785,9 +892,10 @@ class Hub:
     async def _deal(self, live: LiveTable) -> None:
         """The first dice of a game, committed with the table's new status."""
         table = Table(live.game, seats=[s.label(i) for i, s in enumerate(live.seats)],
-                      dice=CommitRevealDice(server_seed=live.seed,
-                                            client_seed=live.client_seed))
+                      dice=live.dice())
         values: dict[str, Any] = {"status": "playing", "started_at": datetime.now(UTC)}
+        if live.shared_dice:  # the seeds as dealt, whatever a seat's row says later
+            values["contributions"] = [c.to_json() for c in live.contributions()]
         values.update(self._finish_values(table.state))
         await self.writer.append(live.id, [event_row(e) for e in table.events], values)
         live.table = table
@@ -878,6 +986,7 @@ class Hub:
         """Reload a table's log, row and seats from the database (another process moved)."""
         fresh = await asyncio.to_thread(self._load, live.id)
         live.table, live.status, live.seats = fresh.table, fresh.status, fresh.seats
+        live.seeds = fresh.seeds
         live.outcome, live.forfeit_seat = fresh.outcome, fresh.forfeit_seat
         live.last_move_at = fresh.last_move_at
         live.bots.clear()
@@ -1148,6 +1257,15 @@ class Hub:
                 select(Seat.table_id, Seat.seat).join(GameTable, GameTable.id == Seat.table_id)
                 .where(Seat.account_id == account_id, GameTable.status == "playing"))
             return [(str(t), int(s)) for t, s in rows]
+
+
+def check_seed(seed: Any, required: bool = False) -> None:
+    """Refuse a seed that is not 1 to 64 printable characters (or a missing one)."""
+    if seed is None and not required:
+        return
+    if not is_client_seed(seed):
+        raise TableError("a seed is 1 to 64 letters, digits or punctuation marks, without "
+                         "spaces, not {seed}", seed=repr(seed)[:80])
 
 
 def check_rules(game_name: str, preset: str | None, rules: dict[str, Any],

@@ -213,7 +213,13 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("high straight"), N_("full house"), N_("four of a kind"), N_("five of a kind"),
       N_("The announcement held: {name} wins, {loser} loses"),
       N_("The announcement was false: {name} wins, {loser} loses"),
-      N_("Five aces: {name} wins, {loser} loses")]
+      N_("Five aces: {name} wins, {loser} loses"),
+      # the dice seeds each person adds
+      N_("The client seed is not made of the players' seeds"),
+      N_("Each person's seed, added after the commitment:"), N_("a bot adds no seed"),
+      N_("waiting for a seed"), N_("Your seed"), N_("Use this seed"),
+      N_("A seed is 1 to 64 letters, digits or punctuation marks"),
+      N_("Revealed server seed"), N_("its SHA-256 is the commitment")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),

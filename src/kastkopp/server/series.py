@@ -12,8 +12,10 @@ A registered player named by someone else is invited, not seated: the series is
 ``inviting`` until every one of them accepts (then ``playing``), and ``declined`` for good
 once one of them declines. Guests and bots are seated as they are named.
 Each game is an ordinary table of the server — same log, dice, clocks and views — that the
-series creates and starts by itself. When a table ends, its winner is recorded in the
-library value (a drawn game is replayed), which is stored, and the next tables are made.
+series creates and starts by itself, as soon as every person seated at it has added a seed
+to its dice (they are sent a ``seedWanted`` event; the table page adds one by itself).
+When a table ends, its winner is recorded in the library value (a drawn game is
+replayed), which is stored, and the next tables are made.
 Where the library leaves it to the caller, a knockout pairing is played as a match of
 ``best_of`` games: its tables keep the pairing's running score in their slot.
 """
@@ -161,6 +163,11 @@ class SeriesRunner:
         for table_id in new_tables:
             await self.hub.begin(table_id)
 
+    async def table_ready(self, table_id: str) -> None:
+        """Every seed of a table has come: a series table starts now."""
+        if await asyncio.to_thread(self._series_of, table_id) is not None:
+            await self.hub.begin(table_id)
+
     async def table_finished(self, table_id: str) -> None:
         series_id = await asyncio.to_thread(self._series_of, table_id)
         if series_id is not None:
@@ -218,7 +225,8 @@ class SeriesRunner:
             for slot in self._to_play(row, value, links, tables, active):
                 made.append(self._make_table(session, row, game, slot, len(links) +
                                              len(made)))
-            return made
+            # tables still waiting for seeds are begun again (they may all have come)
+            return [lk.table_id for lk in active if tables[lk.table_id].status == "open"] + made
 
     @staticmethod
     def _record(value: Value, slot: dict[str, Any], winner: str,
@@ -279,7 +287,7 @@ class SeriesRunner:
                               rules=this_game.rules.to_json(), players=2, status="open",
                               owner_id=row.owner_id, server_seed=seed.hex(),
                               seed_sha256=CommitRevealDice(server_seed=seed).commitment,
-                              client_seed=table_id, clock="none", seconds_per_move=None,
+                              client_seed="", clock="none", seconds_per_move=None,
                               on_timeout="move"))
         session.flush()
         for index, label in enumerate(seated):

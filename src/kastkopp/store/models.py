@@ -91,6 +91,8 @@ class GameTable(Base):
                                                          nullable=True)
     # Who drives a hosted table (a Mäxchen server); None for the server's own tables.
     source: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # The seeds the seated people added, as the game was dealt with them (None while open).
+    contributions: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class Seat(Base):
@@ -108,6 +110,8 @@ class Seat(Base):
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
     # A player from outside (a hosted table's seat), who has no account here.
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # The seed this seat's person added to the dice after the commitment (None: not yet).
+    client_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class LogEvent(Base):

@@ -1,8 +1,10 @@
 // A finished game step by step: each position drawn by the game's own renderer, from
 // every seat with its cup lifted (or from one seat), beside the log with every roll. The
 // browser checks the dice itself: the seed against the commitment published before the
-// first roll, and every roll against what the seed gives (HMAC-SHA256, as kastkopp.dice).
+// first roll, the client seed against the players' seeds it is made of, and every roll
+// against what the seeds give (HMAC-SHA256, as kastkopp.dice).
 import {h, t, dice} from "./ui.js";
+import {combinedClientSeed, hex} from "./seeds.js";
 import {revealCups} from "./games/common.js";
 
 const table = JSON.parse(document.getElementById("table").textContent);
@@ -15,10 +17,6 @@ let steps = [];
 let replay = null;
 let renderer = null;
 let step = 0;
-
-function hex(bytes) {
-  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 function drawBoard() {
   if (!replay || !renderer) return;
@@ -66,6 +64,9 @@ async function checkDice(log) {
   const problems = [];
   if (hex(await crypto.subtle.digest("SHA-256", seed)) !== table.seed_sha256) {
     problems.push(t("The dice seed does not match its commitment"));
+  }
+  if (source.contributions && combinedClientSeed(source.contributions) !== source.client_seed) {
+    problems.push(t("The client seed is not made of the players' seeds"));
   }
   const key = await crypto.subtle.importKey("raw", seed, {name: "HMAC", hash: "SHA-256"},
     false, ["sign"]);

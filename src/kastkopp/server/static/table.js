@@ -3,6 +3,7 @@
 import {h, t, seatName} from "./ui.js";
 import * as chat from "./chat.js";
 import * as hint from "./hint.js";
+import {isSeed, matchesCommitment, newSeed} from "./seeds.js";
 
 const table = JSON.parse(document.getElementById("table").textContent);
 const status = document.getElementById("status");
@@ -73,20 +74,78 @@ function drawSeating(summary) {
   if (summary.status === "open") {
     const mine = summary.seats.some((s) => s.name === me);
     if (me && !mine && summary.seats.some((s) => !s.name && !s.bot)) {
-      parts.push(h("button", {type: "button", id: "join", onclick: () => tableAction("join")},
-        t("Join this table")));
+      // the seed is made here, after the page has shown the server's commitment
+      parts.push(h("button", {type: "button", id: "join",
+        onclick: () => tableAction("join", {seed: newSeed()})}, t("Join this table")));
     }
     if (me && mine && summary.seats[0].name === me) {
-      parts.push(h("button", {type: "button", id: "start", onclick: () => tableAction("start")},
-        t("Start the game")));
+      const waiting = (summary.seeds_missing ?? []).length > 0;  // enabled once all came
+      parts.push(h("button", {type: "button", id: "start", disabled: waiting,
+        onclick: () => tableAction("start")}, t("Start the game")));
       const bots = summary.seats.some((s) => !s.name && !s.bot);
       if (bots) {
-        parts.push(h("button", {type: "button", id: "start-fill",
+        parts.push(h("button", {type: "button", id: "start-fill", disabled: waiting,
           onclick: () => tableAction("start", {fill: "random"})}, t("Fill empty seats with a bot")));
       }
     }
   }
   seating.replaceChildren(...parts);
+  drawSeeds(summary);
+}
+
+// -- the seeds of the dice: the server's commitment first, then each person's seed ----
+// The list is redrawn as seeds come; the form is made once, so a seed being typed stays.
+const seedsBox = document.getElementById("seeds");
+const seedList = h("ul", {id: "contributions", class: "seeds"});
+const seedInput = h("input", {id: "seed-input", maxlength: "64", autocomplete: "off",
+  spellcheck: "false"});
+const seedForm = h("form", {id: "seed-form", hidden: true, onsubmit: (event) => {
+  event.preventDefault();
+  if (isSeed(seedInput.value)) contribute(seedInput.value);
+  else error.textContent = t("A seed is 1 to 64 letters, digits or punctuation marks");
+}}, h("label", {for: "seed-input"}, t("Your seed")), seedInput,
+h("button", {type: "submit", id: "seed-send"}, t("Use this seed")));
+let contributing = false;
+
+function mySeat(summary) {
+  const seat = summary.seats.findIndex((s) => me && s.name === me && s.account !== null);
+  return seat < 0 ? null : seat;
+}
+
+function drawSeeds(summary) {
+  if (!seedsBox || !summary.contributions) return;
+  if (!seedsBox.contains(seedList)) {
+    seedsBox.replaceChildren(h("p", {}, t("Each person's seed, added after the commitment:")),
+      seedList, seedForm);
+  }
+  const given = new Map(summary.contributions.map((c) => [c.seat, c.seed]));
+  const missing = new Set(summary.seeds_missing ?? []);
+  seedList.replaceChildren(...summary.seats.map((s, i) => {
+    const who = `${t("Seat")} ${i + 1} · ${s.name ?? (s.bot ? `bot:${s.bot}` : "—")}: `;
+    if (given.has(i)) {
+      return h("li", {"data-seat": i}, who, h("code", {class: "contribution"}, given.get(i)));
+    }
+    if (s.bot) return h("li", {"data-seat": i, class: "small"}, who, t("a bot adds no seed"));
+    return h("li", {"data-seat": i, class: missing.has(i) ? "waiting" : "small"}, who,
+      t("waiting for a seed"));
+  }));
+  const seat = mySeat(summary);
+  const mine = summary.status === "open" && seat !== null;
+  seedForm.hidden = !mine;
+  if (!mine) return;
+  if (!given.has(seat)) contribute(newSeed());  // the commitment is on the page already
+  if (document.activeElement !== seedInput) seedInput.value = given.get(seat) ?? "";
+  seedsBox.closest("details").open = true;
+}
+
+async function contribute(seed) {
+  if (contributing) return;
+  contributing = true;
+  try {
+    await tableAction("seed", {seed});
+  } finally {
+    contributing = false;
+  }
 }
 
 async function tableAction(what, body = {}) {
@@ -94,9 +153,22 @@ async function tableAction(what, body = {}) {
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await response.json();
   if (!response.ok) { error.textContent = data.detail; return; }
+  error.textContent = "";
   Object.assign(table, data);
   drawSeating(table);
   if (what === "join") connect(true);
+}
+
+async function showRevealedSeed() {
+  const seed = document.getElementById("seed");
+  if (seed.dataset.shown === frame.server_seed) return;
+  seed.dataset.shown = frame.server_seed;
+  const ok = crypto.subtle ? await matchesCommitment(frame.server_seed, frame.seed_sha256)
+    : null;
+  seed.replaceChildren(`${t("Revealed server seed")}: `, h("code", {}, frame.server_seed), " ",
+    ok === null ? "" : h("span", {id: "seed-check", class: ok ? "ok" : "error"},
+      ok ? `✓ ${t("its SHA-256 is the commitment")}`
+        : `✗ ${t("The dice seed does not match its commitment")}`));
 }
 
 function draw() {
@@ -131,7 +203,7 @@ function draw() {
     controls.querySelector("button:enabled, select:enabled")?.focus({preventScroll: true});
   }
   if (frame.status === "over" && frame.server_seed) {
-    document.getElementById("seed").textContent = `server_seed: ${frame.server_seed}`;
+    showRevealedSeed();
     document.getElementById("replay").replaceChildren(
       h("a", {href: `/replay/${table.id}`, id: "replay-link"}, t("Replay")));
   }
