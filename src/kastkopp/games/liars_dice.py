@@ -14,7 +14,8 @@ The rules, in the order seeds 000 and 003 tell them:
    ones count plus one. The opening bid of a round cannot be on ones.
 4. Exact call (``calza``, ``exact_call``): the player claims the count is exactly the bid.
    Right: one die back, never above the start count (``exact_gain``); wrong: one die lost.
-   Variants: no exact calls, or only while three or more players remain.
+   Variants: no exact calls, or only while three or more players remain; and (``come_back``)
+   a player down to one die may come back once by winning an exact call.
 5. Palifico (``palifico``): the round right after a player falls to one die, ones are not
    wild, that player opens (ones are a fine opening face then), and the opening face is
    locked for the round — only the count rises.
@@ -26,7 +27,8 @@ The rules, in the order seeds 000 and 003 tell them:
    rank by when they went out, later is better.
 
 Every round changes one player's count, written on the score sheet (``view()["sheet"]``) as
-a cell: +1 for a loss, -1 for a die won back, empty (``None``) for a player already out.
+a cell: +1 for a loss, -1 for a die won back, empty (``None``) for a player already out; a
+come-back writes the cell that brings the count back to the start (-4 with five dice).
 
 Common Hand (``bids=hands``) reads bids as poker hands over all the dice on the table, with
 ordinary dice and the ace (one) high: pair, two pair, three of a kind, low straight
@@ -48,6 +50,15 @@ Decisions where the seeds and the digest are silent, as players decide them:
   caller one, so every round still changes exactly one player's count.
 - A right exact call at a full hand is written 0 on the sheet. After an exact call the
   player whose count changed starts the next round (the caller, when nothing changed).
+- ``come_back`` (the variant "a player down to one die may come back once by winning an
+  exact call"): a right exact call already wins a die back at any count, so coming back
+  means more — the player on exactly one die returns to the start count, and the sheet
+  writes the cell that brings the count back (-4 with five dice). Once is once per player
+  and game; after it a right exact call on one die wins one die as usual, and a fall to
+  one die again brings palifico as usual. A player who is out has no cup and no turn, so
+  nobody comes back from zero. In lives mode it is read in lives. The rule needs exact
+  calls that give dice back (``exact_call`` not off, ``exact_gain`` on) and a start above
+  one; other combinations are refused.
 - With ``penalty=difference`` a wrong exact call still costs one die.
 - In lives mode palifico starts when a player falls to one life.
 - Poker-hand bids have no wild ones, no palifico and no exact calls; the shared cup of
@@ -128,6 +139,8 @@ class LiarsRules(Rules):
     penalty: str = rule("one", "a lost challenge costs one, or the difference between the "
                         "bid and the count (Dudo)", choices=("one", "difference"))
     keep_eliminated: bool = rule(True, "players who are out stay on the table shown")
+    come_back: bool = rule(False, "a player on one die who wins an exact call comes back to "
+                           "the start count instead, once a game")
     faces: int = rule(6, "faces of a die, 1 to this (fewer make small games for solvers; "
                       "bids on a face only)", min=2, max=6)
 
@@ -139,6 +152,7 @@ class LiarsRules(Rules):
                         "exact_call": "off"},
         "single_hand": {"hand": "single", "bids": "hands", "ones_wild": False,
                         "palifico": False, "exact_call": "off", "loss": "life"},
+        "come_back": {"come_back": True},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
         "lognare": "seed 000's Lögnare: no wilds, the loser of a challenge loses a die",
@@ -146,6 +160,7 @@ class LiarsRules(Rules):
         "dudo": "Perudo where the loser of a challenge loses the difference",
         "common_hand": "no wilds; bids are poker hands over all dice on the table",
         "single_hand": "one shared cup of five dice, rolled, bid on and passed on",
+        "come_back": "Perudo where a player on one die comes back once by a right exact call",
     }
 
     def check(self) -> None:
@@ -165,6 +180,20 @@ class LiarsRules(Rules):
             raise RuleError("in Single Hand nobody holds dice of their own: set loss=life")
         if self.hand == "single" and self.bids == "hands" and self.dice < 2:
             raise RuleError("one die in the shared cup makes no poker hand: set dice=2 or more")
+        if self.come_back:
+            self._check_come_back()
+
+    def _check_come_back(self) -> None:
+        # without exact calls that give dice back, or with one to start, it never happens
+        for name, value, off in (("exact_call", "on", self.exact_call == "off"),
+                                 ("exact_gain", "on", not self.exact_gain)):
+            if off:
+                raise RuleError("the come-back is won by an exact call that gives a die back: "
+                                "set {name}={value}, or come_back=off", name=name, value=value)
+        if self.start == 1:
+            name = "lives" if self.loss == "life" else "dice"
+            raise RuleError("with one to start a player on one has nothing to come back to: "
+                            "set {name}=2 or more, or come_back=off", name=name)
 
     @property
     def start(self) -> int:
@@ -512,6 +541,7 @@ class LiarsState(State):
     cup: Faces = ()  # Single Hand: the shared cup (open dice included)
     open_dice: Faces = ()  # Single Hand: the dice kept openly on the table
     holder: int | None = None  # Single Hand: who has looked into the cup
+    came_back: tuple[int, ...] = ()  # the seats that have used their come-back, in order
     last_round: dict[str, Any] | None = field(default=None, compare=True, hash=False)
 
     @property
@@ -797,8 +827,16 @@ class LiarsState(State):
             return self._end_round(caller, "calza", caller, 1, False)
         if not self.rules.exact_gain:
             return self._end_round(caller, "calza", self.bidder, 1, True)
+        if self.may_come_back(caller):
+            state = self._end_round(caller, "calza", caller, 1 - self.rules.start, True)
+            return replace(state, came_back=(*self.came_back, caller),
+                           last_round={**(state.last_round or {}), "come_back": True})
         gain = 1 if self.stock[caller] < self.rules.start else 0
         return self._end_round(caller, "calza", caller, -gain, True)
+
+    def may_come_back(self, seat: int) -> bool:
+        """Whether a right exact call by ``seat`` now brings it back to the start count."""
+        return self.rules.come_back and self.stock[seat] == 1 and seat not in self.came_back
 
     def _end_round(self, caller: int, call: str, seat: int, change: int,
                    holds: bool) -> LiarsState:
@@ -876,6 +914,7 @@ class LiarsState(State):
             "history": [{"seat": s, "action": a} for s, a in self.history],
             "sheet": [list(row) for row in self.sheet],
             "last_round": self.last_round,
+            "came_back": list(self.came_back),
         }
         if self.single:
             view["open_dice"] = list(self.open_dice)
@@ -923,7 +962,7 @@ class LiarsDice(Game):
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
         # every preset once; three players where exact calls or passing the cup need them
         return [(None, 3), ("lognare", 2), ("perudo", 3), ("dudo", 2), ("common_hand", 2),
-                ("single_hand", 3)]
+                ("single_hand", 3), ("come_back", 3)]
 
     def new_state(self) -> LiarsState:
         n = self.players
@@ -1087,6 +1126,9 @@ class LiarsDice(Game):
         if change > 0:
             units = unit if change == 1 else ("lives" if lives else "dice")
             what += f" — {names[last['seat']]} lost {change} {units}"
+        elif last.get("come_back"):
+            units = "lives" if lives else "dice"
+            what += f" — {names[last['seat']]} comes back to {1 - change} {units}"
         elif change < 0:
             what += f" — {names[last['seat']]} won a {unit} back"
         else:

@@ -6,7 +6,9 @@ an exact call won, ``0`` for everyone else in the round. An exact call won at a 
 is written ``0``: there is no die to win back, and a ``−1`` there would silently swallow
 the next real loss. Dice left are the start minus the sum of the cells; a player at zero
 is out and their later cells are empty. With ``loss=life`` the arithmetic is the same and
-only the word changes (hand sizes stay fixed).
+only the word changes (hand sizes stay fixed). With the come-back (``come_back``) a player
+on one die who wins an exact call for the first time in the game is back at the start: the
+cell is the one that brings the count back, ``−4`` with five dice.
 
 Entries, as typed (``kastkopp sheet add FILE ...``):
 
@@ -14,8 +16,9 @@ Entries, as typed (``kastkopp sheet add FILE ...``):
     Ben lost a challenge or a wrong exact call: his cell is 1. ``loss Ben 2`` writes 2,
     which only the Dudo habit allows (``penalty=difference``).
 ``exact Anna``
-    Anna won an exact call: −1, or 0 at a full hand. ``exact Anna -1`` / ``exact Anna 0``
-    also says what was written, and is refused if the sheet says otherwise.
+    Anna won an exact call: −1, or 0 at a full hand (or the come-back's cell). ``exact Anna
+    -1`` / ``exact Anna 0`` also says what was written, and is refused if the sheet says
+    otherwise.
 ``0 1 0``
     The cells of the round, one per player still in (or one per player, ``-`` for those
     who are out), in the order of the sheet. A round of all zeros does not say who won the
@@ -24,10 +27,10 @@ Entries, as typed (``kastkopp sheet add FILE ...``):
 The house rules are the game's own (:class:`kastkopp.games.liars_dice.LiarsRules`); seed
 003's names for them are understood too (``startingDice=3``, ``onesWild``, ``exactCall``,
 ``keepEliminated``), and the sheet writes the game's names. Those that change the sheet are
-``dice`` (or ``lives`` when ``loss=life``), ``exact_call``, ``exact_gain``, ``penalty`` and
-``keep_eliminated``. After a rule change, a round that is no longer possible — a loss for a
-player who would already be out, an exact call where they are not allowed, a loss of two
-with ``penalty=one`` — is flagged and counts for nothing.
+``dice`` (or ``lives`` when ``loss=life``), ``exact_call``, ``exact_gain``, ``penalty``,
+``come_back`` and ``keep_eliminated``. After a rule change, a round that is no longer
+possible — a loss for a player who would already be out, an exact call where they are not
+allowed, a loss of two with ``penalty=one`` — is flagged and counts for nothing.
 """
 
 from __future__ import annotations
@@ -95,7 +98,8 @@ class LiarsSheet(SheetKind):
             written = None
             if len(words) == 3:
                 written = self._cell(words[2])
-                if written not in (-1, 0):
+                if written is None or written > 0 or (written < -1
+                                                      and not self._come_back(sheet)):
                     raise IllegalAction(f"an exact call won is written −1 (or 0 at a full "
                                         f"hand), not {words[2]}")
             return Exact(sheet.player(words[1]).id, written)
@@ -142,11 +146,16 @@ class LiarsSheet(SheetKind):
             raise IllegalAction("every round changes exactly one player's dice; this one "
                                 "changes " + " and ".join(p.name for p, _ in marked))
         player, cell = marked[0]
-        if cell == -1:
-            return Exact(player.id, -1)
+        if cell is not None and (cell == -1 or (cell < -1 and self._come_back(sheet))):
+            return Exact(player.id, cell)
         if cell is not None and cell > 0:
             return Loss(player.id, cell)
         raise IllegalAction(f"a cell is 1 (a loss), −1 (an exact call won) or 0, not {cell}")
+
+    @staticmethod
+    def _come_back(sheet: Sheet) -> bool:
+        """Whether a come-back's cell (below −1) may be written: the rule is on."""
+        return isinstance(sheet.rules, LiarsRules) and sheet.rules.come_back
 
     def notation(self, entry: Entry, sheet: Sheet) -> str:
         if isinstance(entry, Loss):
@@ -162,26 +171,40 @@ class LiarsSheet(SheetKind):
         assert isinstance(rules, LiarsRules)
         fold = Countdown(sheet, rules.start, self.count_name(rules),
                          show_out=rules.keep_eliminated)
+        came_back: set[int] = set()  # the players who have used their come-back
         for index, entry in enumerate(sheet.entries):
             assert isinstance(entry, Loss | Exact)
             reason = fold.refusal(index, [entry.player]) or \
-                self._refusal(entry, index, fold, rules)
+                self._refusal(entry, index, fold, rules, came_back)
             if reason is None:
-                fold.play(index, {entry.player: self._change(entry, fold, rules)})
+                change = self._change(entry, fold, rules, came_back)
+                if self._comes_back(entry, fold, rules, came_back):
+                    came_back.add(entry.player)
+                fold.play(index, {entry.player: change})
             else:
                 fold.flag(index, reason, {entry.player: notation_cell(entry)})
         return fold.result()
 
     @staticmethod
-    def _change(entry: Loss | Exact, fold: Countdown, rules: LiarsRules) -> int:
+    def _comes_back(entry: Loss | Exact, fold: Countdown, rules: LiarsRules,
+                    came_back: set[int]) -> bool:
+        """Whether this exact call won is the player's come-back, back to the start."""
+        return (isinstance(entry, Exact) and rules.come_back and entry.player not in came_back
+                and fold.counts[entry.player] == 1)
+
+    @classmethod
+    def _change(cls, entry: Loss | Exact, fold: Countdown, rules: LiarsRules,
+                came_back: set[int]) -> int:
         have = fold.counts[entry.player]
         if isinstance(entry, Loss):
             return min(entry.cell, have)
+        if cls._comes_back(entry, fold, rules, came_back):
+            return 1 - rules.start
         # never above the start: an exact call won at a full hand is written 0
         return -1 if have < rules.start else 0
 
     def _refusal(self, entry: Loss | Exact, index: int, fold: Countdown,
-                 rules: LiarsRules) -> str | None:
+                 rules: LiarsRules, came_back: set[int]) -> str | None:
         """Why the rules do not allow this round, if they do not."""
         word = self.count_name(rules)
         if isinstance(entry, Loss):
@@ -197,15 +220,23 @@ class LiarsSheet(SheetKind):
         if not rules.exact_gain:
             return ("a right exact call gives nothing back here (exact_gain=off): enter the "
                     "bidder's loss instead")
-        cell = self._change(entry, fold, rules)
+        cell = self._change(entry, fold, rules, came_back)
         if entry.written is None or entry.written == cell:
             return None
         name, have = fold.sheet.name_of(entry.player), fold.counts[entry.player]
+        wrote = signed_word(entry.written)
         if cell == 0:
             return (f"{name} had all {have} {word}: an exact call won at a full hand is "
-                    "written 0, not −1")
+                    f"written 0, not {wrote}")
+        if cell < -1:
+            return (f"{name} was on one {singular(word)} and had not come back yet: the "
+                    f"come-back brings back {-cell} {word} and is written "
+                    f"{signed_word(cell)}, not {wrote}")
+        if have == 1 and rules.come_back:
+            return (f"{name} has come back once already: this exact call gives one back and "
+                    f"is written −1, not {wrote}")
         return (f"{name} had {have} of {rules.start} {word}: the exact call gives one back "
-                "and is written −1, not 0")
+                f"and is written −1, not {wrote}")
 
 
 def notation_cell(entry: Loss | Exact) -> str:
