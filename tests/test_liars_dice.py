@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.dice import SeededDice, multisets
+from kastkopp.dice import ScriptedDice, SeededDice, multisets
 from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
 from kastkopp.games.liars_dice import (
     HANDS,
@@ -278,6 +278,96 @@ def test_exact_calls_only_while_three_or_more_players_remain():
         state.apply("calza")
 
 
+# --------------------------------------------------------------------------- come-back
+
+# Anna (seat 0) loses two rounds and falls to one die; in the palifico round she calls the
+# exact count. Three dice each, so a come-back (back to three) differs from winning one die.
+TO_ONE = [(2, 3, 4), (5, 5, 6), (6, 6, 2),  # 5x6 by Anna is called: three sixes
+          (2, 3), (5, 5, 6), (6, 6, 2)]  # again: Anna is down to one die
+PALIFICO_FOURS = [(4,), (4, 4, 2), (6, 6, 3)]  # three fours, ones not wild
+TO_ONE_ACTIONS = [(0, "bid 5x6"), (1, "dudo"), (0, "bid 5x6"), (1, "dudo")]
+EXACT_ACTIONS = [(0, "bid 1x4"), (1, "bid 2x4"), (2, "bid 3x4"), (0, "calza")]
+# a table rolls the next round as soon as one ends: the cups after Anna is back at three,
+# after she won one die, and after she is out
+NEXT = {3: [(1, 2, 3)] * 3, 2: [(1, 2), (1, 2, 3), (1, 2, 3)], 0: [(1, 2, 3)] * 2}
+
+
+def scripted(rolls, actions, **rules) -> Table:
+    g = game("come_back", 3, dice=3, **rules)
+    table = Table(g, seats=["Anna", "Ben", "Cara"], dice=ScriptedDice(rolls=list(rolls)))
+    for seat, action in actions:
+        table.act(seat, action)
+    return table
+
+
+def test_come_back_a_player_on_one_die_who_wins_an_exact_call_returns_to_the_start():
+    table = scripted([*TO_ONE, *PALIFICO_FOURS, *NEXT[3]],
+                     [*TO_ONE_ACTIONS, *EXACT_ACTIONS[:3]])
+    assert table.state.stock == (1, 3, 3) and table.state.palifico == 0
+    table.act(0, "calza")
+    state = table.state
+    assert state.stock == (3, 3, 3)
+    view = state.view(1)
+    assert view["sheet"] == [[1, 0, 0], [1, 0, 0], [-2, 0, 0]]  # the cell that brings her back
+    assert view["came_back"] == [0]
+    assert view["last_round"]["come_back"] is True and view["last_round"]["change"] == -2
+    assert "Anna comes back to 3 dice" in state.game.render(view, ["Anna", "Ben", "Cara"])
+    assert state.to_move() == 0  # the caller, whose count changed, opens the next round
+    assert state.palifico is None
+
+
+def test_come_back_happens_once_a_game_the_second_exact_call_on_one_die_wins_one():
+    once = [*TO_ONE_ACTIONS, *EXACT_ACTIONS]
+    table = scripted([*TO_ONE, *PALIFICO_FOURS] * 2 + NEXT[2], once * 2)
+    state = table.state
+    assert state.stock == (2, 3, 3)
+    assert [row[0] for row in state.sheet] == [1, 1, -2, 1, 1, -1]
+    assert state.view(None)["came_back"] == [0]
+    assert "come_back" not in state.last_round
+    # the log replays to the same state, the come-back included
+    assert Table.loads(table.dumps()).state == state
+
+
+def test_come_back_off_a_right_exact_call_on_one_die_wins_one_die():
+    table = scripted([*TO_ONE, *PALIFICO_FOURS, *NEXT[2]], [*TO_ONE_ACTIONS, *EXACT_ACTIONS],
+                     come_back="off")
+    assert table.state.stock == (2, 3, 3) and table.state.sheet[-1] == (-1, 0, 0)
+    assert table.state.came_back == ()
+
+
+def test_come_back_a_wrong_exact_call_on_one_die_is_out_and_nobody_comes_back_from_zero():
+    actions = [*TO_ONE_ACTIONS, (0, "bid 1x4"), (1, "bid 2x4"), (2, "bid 4x4"), (0, "calza")]
+    state = scripted([*TO_ONE, *PALIFICO_FOURS, *NEXT[0]], actions).state
+    assert state.stock == (0, 3, 3) and state.sheet[-1] == (1, 0, 0)
+    assert state.came_back == ()
+    assert state.cups[0] is None and state.to_move() == 1  # out: no cup, no turn
+
+
+def test_come_back_in_lives_mode_returns_to_the_start_lives():
+    # hands stay at three dice; Anna loses two of three lives, then calls three fours right
+    rolls = [*TO_ONE[:3], *TO_ONE[:3], (4, 5, 5), (4, 4, 2), (6, 6, 3), *NEXT[3]]
+    table = scripted(rolls, [*TO_ONE_ACTIONS, *EXACT_ACTIONS], loss="life", lives=3,
+                     palifico="off")
+    assert table.state.stock == (3, 3, 3) and table.state.sheet[-1] == (-2, 0, 0)
+    assert "Anna comes back to 3 lives" in table.game.render(table.state.view(0),
+                                                             ["Anna", "Ben", "Cara"])
+
+
+def test_come_back_is_refused_where_it_could_never_happen():
+    with pytest.raises(RuleError, match="set exact_call=on, or come_back=off"):
+        game("come_back", exact_call="off")
+    with pytest.raises(RuleError, match="set exact_gain=on, or come_back=off"):
+        game("perudo", come_back="on", exact_gain="off")
+    with pytest.raises(RuleError, match="exact_call=on, or come_back=off"):
+        game("common_hand", come_back="on")
+    with pytest.raises(RuleError, match="set dice=2 or more, or come_back=off"):
+        game("come_back", dice=1)
+    with pytest.raises(RuleError, match="set lives=2 or more, or come_back=off"):
+        game("come_back", loss="life", lives=1)
+    assert game("come_back", exact_call="three_plus").rules.come_back is True
+    assert game().rules.come_back is False  # a house rule, off by default
+
+
 # --------------------------------------------------------------------------- palifico
 
 
@@ -387,11 +477,11 @@ def test_dice_per_player_are_1_to_6():
 def test_every_house_rule_is_settable_with_help():
     names = {spec.name: spec for spec in LiarsRules.specs()}
     for rule_name in ("dice", "ones_wild", "palifico", "exact_call", "exact_gain", "loss",
-                      "lives", "keep_eliminated", "penalty", "hand", "bids"):
+                      "lives", "keep_eliminated", "penalty", "hand", "bids", "come_back"):
         assert names[rule_name].help
     assert names["exact_call"].choices == ("on", "three_plus", "off")
     assert set(LiarsRules.PRESETS) == {"lognare", "perudo", "dudo", "common_hand",
-                                       "single_hand"}
+                                       "single_hand", "come_back"}
     assert set(LiarsRules.PRESET_HELP) == set(LiarsRules.PRESETS)
     assert game("perudo").rules == LiarsRules()  # Perudo is seed 003's defaults
 
@@ -754,10 +844,11 @@ def test_simulate_shows_the_strong_bot_beating_another_with_confidence(other):
 # --------------------------------------------------------------------------- any table
 
 
-# a single die makes no poker hand, so the shared cup of Single Hand needs two
+# a single die makes no poker hand, so the shared cup of Single Hand needs two, and a player
+# on one of one has nothing to come back to
 TABLES = st.tuples(st.sampled_from([None, *LiarsRules.PRESETS]), st.integers(2, 10),
                    st.integers(1, 6), st.integers(0, 2**32)).filter(
-                       lambda t: t[0] != "single_hand" or t[2] >= 2)
+                       lambda t: t[0] not in ("single_hand", "come_back") or t[2] >= 2)
 
 
 @settings(max_examples=10, deadline=None)

@@ -109,6 +109,43 @@ def test_minus_one_at_a_full_hand_is_refused_with_the_reason():
         sheet.add("Anna").add("exact Anna 0")
 
 
+def test_come_back_a_player_on_one_die_wins_an_exact_call_back_to_the_start_once():
+    sheet = Sheet.new("liars_dice", ["Anna", "Ben", "Cara"], preset="come_back", dice=3)
+    sheet = sheet.add("Anna").add("Anna")
+    with pytest.raises(IllegalAction, match="had not come back yet: the come-back brings "
+                                            "back 2 dice and is written −2, not −1"):
+        sheet.add("exact Anna -1")
+    back = sheet.add("exact Anna")
+    assert back.derive().grid[-1][1:] == ("−2", "0", "0", "3", "3", "3")
+    assert sheet.add("-2 0 0").derive() == back.derive() == sheet.add("exact Anna -2").derive()
+    # once a game: on one die again, an exact call won gives one die back
+    again = back.add("Anna").add("Anna")
+    with pytest.raises(IllegalAction, match="Anna has come back once already: .* −1, not −2"):
+        again.add("-2 0 0")
+    assert again.add("exact Anna").derive().grid[-1][1:] == ("−1", "0", "0", "2", "3", "3")
+    # and only from one die: at two it is the ordinary −1
+    with pytest.raises(IllegalAction, match="had 2 of 3 dice: .* −1, not −2"):
+        Sheet.new("liars_dice", ["Anna", "Ben"], preset="come_back", dice=3).add(
+            "Anna").add("exact Anna -2")
+
+
+def test_turning_the_come_back_off_or_on_recomputes_the_sheet():
+    sheet = Sheet.new("liars_dice", ["Anna", "Ben", "Cara"], dice=3)
+    with pytest.raises(IllegalAction, match="a cell is 1 .* not -2"):
+        sheet.add("Ben").add("Ben").add("0 -2 0")
+    with pytest.raises(IllegalAction, match="written −1 .* not -2"):
+        sheet.add("exact Ben -2")
+    played = sheet.add("Ben").add("Ben").add("exact Ben")
+    assert played.derive().standings[1].count == 2
+    assert played.set_rule("come_back", "on").derive().standings[1].count == 3
+    written = Sheet.new("liars_dice", ["Anna", "Ben", "Cara"], dice=3, come_back="on")
+    written = written.add("Ben").add("Ben").add("0 -2 0")
+    flagged = written.set_rule("come_back", "off").derive()
+    assert flagged.standings[1].count == 1 and "written −1, not −2" in flagged.flags[0].reason
+    with pytest.raises(RuleError, match="come_back=off"):
+        played.set_rule("come_back", "on").set_rule("exact_call", "off")
+
+
 def test_every_round_changes_exactly_one_players_dice():
     sheet = Sheet.new("liars_dice", ["Anna", "Ben", "Cara"])
     with pytest.raises(IllegalAction, match="exactly one player's dice"):

@@ -72,6 +72,38 @@ def test_liars_dice_sheet_of_a_played_game_matches_the_game(preset, seed):
                      for row in state.sheet]
 
 
+# seeds whose random games have a come-back: a player on one die wins an exact call
+@pytest.mark.parametrize(("loss", "seed"), [("die", 29), ("die", 30), ("life", 0),
+                                            ("life", 12)])
+def test_liars_dice_sheet_of_a_played_game_with_the_come_back_matches_the_game(loss, seed):
+    rules = {"dice": 3, "lives": 3, "loss": loss}
+    game = load("liars_dice", preset="come_back", players=3, **rules)
+    entries: list[str] = []
+    rounds = [0]
+
+    def after(state):
+        if state.round > rounds[0]:
+            rounds[0] = state.round
+            last = state.last_round
+            name = NAMES[last["seat"]]
+            entries.append(f"loss {name} {last['change']}" if last["change"] > 0
+                           else f"exact {name}")
+
+    state = play(game, seed, after=after)
+    assert state.came_back, "no come-back in this game"
+    sheet = Sheet.new("liars_dice", NAMES[:3], preset="come_back", **rules)
+    for entry in entries:
+        sheet = sheet.add(entry)
+    derived = sheet.derive()
+    assert derived.finished and derived.flags == ()
+    assert [s.count for s in derived.standings] == list(state.stock)
+    assert [s.place for s in derived.standings] == places_of(state.outcome(), 3)
+    cells = [row[1:4] for row in derived.grid[1:]]
+    assert cells == [tuple(None if c is None else signed(c) for c in row)
+                     for row in state.sheet]
+    assert any(c == signed(-2) for row in cells for c in row)
+
+
 @pytest.mark.parametrize("preset", [None, "classic"])
 @pytest.mark.parametrize("seed", range(3))
 def test_slosch_sheet_of_a_played_game_matches_the_game(preset, seed):
