@@ -120,20 +120,20 @@ def test_come_back_a_player_on_one_die_wins_an_exact_call_back_to_the_start_once
     assert sheet.add("-2 0 0").derive() == back.derive() == sheet.add("exact Anna -2").derive()
     # once a game: on one die again, an exact call won gives one die back
     again = back.add("Anna").add("Anna")
-    with pytest.raises(IllegalAction, match="Anna has come back once already: .* −1, not −2"):
+    with pytest.raises(IllegalAction, match=r"Anna has come back once already: .* −1, not −2"):
         again.add("-2 0 0")
     assert again.add("exact Anna").derive().grid[-1][1:] == ("−1", "0", "0", "2", "3", "3")
     # and only from one die: at two it is the ordinary −1
-    with pytest.raises(IllegalAction, match="had 2 of 3 dice: .* −1, not −2"):
+    with pytest.raises(IllegalAction, match=r"had 2 of 3 dice: .* −1, not −2"):
         Sheet.new("liars_dice", ["Anna", "Ben"], preset="come_back", dice=3).add(
             "Anna").add("exact Anna -2")
 
 
 def test_turning_the_come_back_off_or_on_recomputes_the_sheet():
     sheet = Sheet.new("liars_dice", ["Anna", "Ben", "Cara"], dice=3)
-    with pytest.raises(IllegalAction, match="a cell is 1 .* not -2"):
+    with pytest.raises(IllegalAction, match=r"a cell is 1 .* not -2"):
         sheet.add("Ben").add("Ben").add("0 -2 0")
-    with pytest.raises(IllegalAction, match="written −1 .* not -2"):
+    with pytest.raises(IllegalAction, match=r"written −1 .* not -2"):
         sheet.add("exact Ben -2")
     played = sheet.add("Ben").add("Ben").add("exact Ben")
     assert played.derive().standings[1].count == 2
@@ -324,15 +324,15 @@ def test_sheet_file_round_trips_changes_and_the_redo_list(tmp_path):
 
 
 @pytest.mark.parametrize(("edit", "message"), [
-    (lambda t: t.replace("add loss Ben", "add loss Bob", 1), "line 19: 'Bob' is not a player"),
+    (lambda t: t.replace("add loss Ben", "add loss Bob", 1), "line 20: 'Bob' is not a player"),
     (lambda t: t.replace("rule dice=5", "rule dice=9"), "line 4: rule 'dice' must be at most 6"),
-    (lambda t: t.replace("player Cara", "player ben"), "line 18: there is already a player "
+    (lambda t: t.replace("player Cara", "player ben"), "line 19: there is already a player "
                                                         "called Ben"),
     (lambda t: t.replace("player Ben\nplayer Cara\n", ""), "header: a liar's dice sheet is "
                                                             "for 2 to 10 players, not 1"),
     (lambda t: t.replace("kastkopp-sheet 1", "kastkopp-sheet 7"), "line 2: sheet format version 7"),
-    (lambda t: t.replace("add loss Ben", "frobnicate", 1), "line 19: unknown change 'frobnicate'"),
-    (lambda t: t + "add loss Anna\n" * 9, "line 32: the game ended in round 13"),
+    (lambda t: t.replace("add loss Ben", "frobnicate", 1), "line 20: unknown change 'frobnicate'"),
+    (lambda t: t + "add loss Anna\n" * 9, "line 33: the game ended in round 13"),
     (lambda t: t.replace("game liars_dice", "game chess"), "no score sheet for 'chess'"),
     (lambda t: "{\"format\": 1}\n", "line 1: this is not a kastkopp score sheet"),
 ])

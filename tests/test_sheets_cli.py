@@ -109,8 +109,8 @@ def test_an_impossible_entry_is_one_clear_line_and_the_file_is_unchanged(seed_fi
 def test_a_hand_edited_file_is_refused_naming_the_line_and_not_overwritten(seed_file):
     text = seed_file.read_text(encoding="utf-8").replace("add loss Cara", "add loss Carla", 1)
     seed_file.write_text(text, encoding="utf-8")
-    refused("add", seed_file, "Anna", fragment="line 22: 'Carla' is not a player")
-    refused("show", seed_file, fragment="line 22")
+    refused("add", seed_file, "Anna", fragment="line 23: 'Carla' is not a player")
+    refused("show", seed_file, fragment="line 23")
     assert seed_file.read_text(encoding="utf-8") == text
 
 
