@@ -139,8 +139,8 @@ class LiarsRules(Rules):
     penalty: str = rule("one", "a lost challenge costs one, or the difference between the "
                         "bid and the count (Dudo)", choices=("one", "difference"))
     keep_eliminated: bool = rule(True, "players who are out stay on the table shown")
-    come_back: bool = rule(False, "a player on one die who wins an exact call comes back to "
-                           "the start count instead, once a game")
+    come_back: bool = rule(False, "a player on one die (or life) who wins an exact call "
+                           "comes back to the start count instead of one more, once a game")
     faces: int = rule(6, "faces of a die, 1 to this (fewer make small games for solvers; "
                       "bids on a face only)", min=2, max=6)
 
