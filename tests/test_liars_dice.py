@@ -35,6 +35,7 @@ from kastkopp.games.liars_dice import (
     hand_chance,
     parse_hand,
 )
+from kastkopp.sheets import Sheet
 from kastkopp.strategy import bot_names, make_bot
 
 runner = CliRunner()
@@ -326,6 +327,13 @@ def test_come_back_happens_once_a_game_the_second_exact_call_on_one_die_wins_one
     assert "come_back" not in state.last_round
     # the log replays to the same state, the come-back included
     assert Table.loads(table.dumps()).state == state
+    # a score sheet kept at the table agrees
+    sheet = Sheet.new("liars_dice", ["Anna", "Ben", "Cara"], preset="come_back", dice=3)
+    for row in state.sheet:
+        sheet = sheet.add("exact Anna" if row[0] < 0 else "Anna")  # every round is hers
+    derived = sheet.derive()
+    assert [s.count for s in derived.standings] == list(state.stock)
+    assert [r[1] for r in derived.grid[1:]] == ["1", "1", "−2", "1", "1", "−1"]
 
 
 def test_come_back_off_a_right_exact_call_on_one_die_wins_one_die():
