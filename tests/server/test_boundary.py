@@ -31,8 +31,9 @@ def started_table(client: Any) -> tuple[str, dict[str, str], dict[str, str]]:
     bo = guest(client, "Bo")
     anna = guest(client, "Anna")  # the last login: its cookie stays in the client
     table = new_table(client, anna, "mia", 2)
-    assert client.post(f"/api/tables/{table['id']}/join", json={}, headers=bo).is_success
-    assert client.post(f"/api/tables/{table['id']}/start", json={}).is_success
+    assert client.post(f"/api/tables/{table['id']}/join", json={"seed": "b2"},
+                       headers=bo).is_success
+    assert client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"}).is_success
     return table["id"], anna, bo
 
 
@@ -163,7 +164,8 @@ def test_the_access_log_of_a_played_game_holds_no_token(tmp_path, servers):
     with httpx.Client(base_url=server.url) as http:
         anna = guest(http, "Anna")
         table = new_table(http, anna, "mia", 2, [None, "bot:sensible"])
-        assert http.post(f"/api/tables/{table['id']}/start", json={}, headers=anna).is_success
+        assert http.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"},
+                         headers=anna).is_success
         # a client that still puts its token in URLs is refused, and its token not logged
         assert http.get(f"/api/tables/{table['id']}?token={token(anna)}").is_success
     url = f"{server.ws_url}/api/tables/{table['id']}/ws"

@@ -138,13 +138,17 @@ def test_a_registered_player_is_seated_in_a_series_only_after_accepting(client):
     assert for_him.status_code == 400
     assert for_him.json()["detail"] == f"you are not invited to the series '{series['id']}'"
     assert client.get(f"/api/series/{series['id']}").json()["tables"] == []
-    # he accepts: the first game is made and started with him in it
+    # he accepts: the first game is made with him in it, and starts once both add a seed
     accepted = client.post(f"/api/series/{series['id']}/accept", headers=bo)
     assert accepted.status_code == 200, accepted.text
     summary = accepted.json()
     assert summary["status"] == "playing" and summary["invitations"] == {"bo": "accepted"}
     (table,) = summary["tables"]
-    assert table["status"] == "playing" and bo_id in seated_accounts(client, table["id"])
+    assert bo_id in seated_accounts(client, table["id"])
+    for who, seed in ((anna, "a1"), (bo, "b2")):
+        assert client.post(f"/api/tables/{table['id']}/seed", json={"seed": seed},
+                           headers=who).is_success
+    assert client.get(f"/api/tables/{table['id']}").json()["status"] == "playing"
     assert client.get("/api/account/invitations", headers=bo).json() == []
     again = client.post(f"/api/series/{series['id']}/accept", headers=bo)
     assert again.status_code == 400 and "answered" in again.json()["detail"]
