@@ -54,8 +54,6 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
                           f"(throw {view['throw']}/{view['throws']})",
                 detail={"expected": made.expected, "best_expected": found[0].expected}))
             expected[step.seat] = made.expected
-        elif step.kind in ("penalty", "forfeit"):
-            raise ReviewError("a game ended by a penalty or forfeit has no Yatzy review")
     return Graded(moments, "points", tolerance=1e-6, start=[start] * game.players,
                   method="the solved table of the rule set (optimal expected final score)")
 
