@@ -32,7 +32,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kastkopp.engine import Game, KastkoppError, LogError, State, Table, game_from_json
+from kastkopp.engine import (
+    LOG_FORMAT,
+    Game,
+    KastkoppError,
+    LogError,
+    State,
+    forfeit_outcome,
+    game_from_json,
+)
 
 
 class ReviewError(KastkoppError):
@@ -159,27 +167,39 @@ def grader_for(game: Game) -> Grader:
 
 
 def steps_of(game: Game, events: Sequence[dict[str, Any]]) -> list[Step]:
-    """The log replayed event by event, each with the state before and after."""
+    """The log replayed event by event, each with the state before and after; raises
+    :class:`LogError` naming the first event that does not replay."""
     state = game.new_state()
     steps = []
     for index, event in enumerate(events):
-        kind = event["type"]
         before = state
-        if kind == "roll":
-            chance = state.chance()
-            faces = tuple(int(f) for f in event["faces"])
-            state = state.resolve(faces)
-            steps.append(Step(index, kind, chance.seat if chance else None, before, state,
-                              faces=faces))
-        elif kind == "action":
-            state = state.apply(str(event["action"]))
-            steps.append(Step(index, kind, int(event["seat"]), before, state,
-                              action=str(event["action"])))
-        elif kind == "penalty":
-            state = state.penalty(int(event["seat"]), str(event["reason"]))
-            steps.append(Step(index, kind, int(event["seat"]), before, state))
-        else:
-            steps.append(Step(index, kind, int(event.get("seat", 0)), before, state))
+        try:
+            kind = event["type"]
+            if steps and steps[-1].kind == "forfeit":
+                raise LogError("an event after a forfeit ended the game")
+            if kind == "roll":
+                chance = state.chance()
+                if chance is None:
+                    raise LogError("a roll where no dice were to be rolled")
+                faces = tuple(int(f) for f in event["faces"])
+                state = state.resolve(faces)
+                steps.append(Step(index, kind, chance.seat, before, state, faces=faces))
+            elif kind == "action":
+                seat = int(event["seat"])
+                if state.chance() is not None or seat != state.to_move():
+                    raise LogError(f"seat {seat} acted out of turn")
+                state = state.apply(str(event["action"]))
+                steps.append(Step(index, kind, seat, before, state,
+                                  action=str(event["action"])))
+            elif kind == "penalty":
+                state = state.penalty(int(event["seat"]), str(event["reason"]))
+                steps.append(Step(index, kind, int(event["seat"]), before, state))
+            elif kind == "forfeit":
+                steps.append(Step(index, kind, int(event["seat"]), before, state))
+            else:
+                raise LogError(f"unknown event type {kind!r}")
+        except (KastkoppError, KeyError, TypeError, ValueError) as exc:
+            raise LogError(f"event {index}: {exc}") from None
     return steps
 
 
@@ -187,20 +207,26 @@ def review(data: dict[str, Any], top: int = 3) -> Review:
     """Review a finished game's log (a :meth:`Table.to_json`); raises :class:`ReviewError`
     when the game is not over (its hidden dice would show) and :class:`LogError` when the
     log does not replay."""
-    table = Table.from_json(data)
-    if not table.is_over():
-        raise ReviewError("the game is not over; a review would show hidden dice")
+    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
+        raise LogError("this is not a kastkopp log")
     game = game_from_json(data)
-    try:
-        steps = steps_of(game, data["events"])
-    except (KastkoppError, KeyError, TypeError, ValueError) as exc:
-        raise LogError(str(exc)) from None
+    events = data.get("events")
+    if not isinstance(events, list):
+        raise LogError("the log has no list of events")
+    steps = steps_of(game, events)
+    state = steps[-1].after if steps else game.new_state()
+    forfeit = next((s.seat for s in steps if s.kind == "forfeit"), None)
+    if forfeit is None and not state.is_over():
+        raise ReviewError("the game is not over; a review would show hidden dice")
+    outcome = forfeit_outcome(game.players, forfeit) if forfeit is not None \
+        else state.outcome()
     graded = grader_for(game)(game, steps)
-    final = table.outcome().scores
-    summaries = [_summary(seat, table.seats[seat], graded, float(final[seat]), top)
+    names = [str(s) for s in data.get("seats") or []] or [
+        f"Player {i + 1}" for i in range(game.players)]
+    summaries = [_summary(seat, names[seat], graded, float(outcome.scores[seat]), top)
                  for seat in range(game.players)]
-    return Review(game.name, table.game.title, list(table.seats), graded.unit, graded.method,
-                  graded.moments, summaries, data)
+    return Review(game.name, game.title, names, graded.unit, graded.method, graded.moments,
+                  summaries, data)
 
 
 def _summary(seat: int, name: str, graded: Graded, final: float, top: int) -> SeatSummary:
