@@ -37,6 +37,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
                 detail["right"] = 1.0 - odds.chance(bid, view)
             elif isinstance(action, Calza) and isinstance(bid, Bid):
                 detail["right"] = odds.exact(bid, view)
+        detail = {k: min(1.0, max(0.0, v)) for k, v in detail.items()}  # float sums
         moments.append(Moment(step.index, step.seat, "decision", made=step.action,
                               situation=situation.strip(", "), detail=detail))
     return Graded(moments, "dice", tolerance=1e-9,

@@ -32,6 +32,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
         claim = parse_hand(view["claim"], kind)
         rerolls = view["max_throws"] - view["throws"][step.seat]
         make = float(table.reach(kind, claim.strength, rerolls)[table.index[mine.faces]])
+        make = min(1.0, max(0.0, make))  # a sum of floats may pass 1 by a hair
         detail = {"make_or_beat": make}
         situation = f"{view['your_hand']} to beat {view['claim']}"
         action = game.parse_action(step.action)
