@@ -16,10 +16,10 @@ from kastkopp.engine import LogError, Player, Table, play_out
 from kastkopp.games import load
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import make_bot
-from kastkopp.strategy.yatzy_solver import cache_dir, cache_key
 from kastkopp.strategy.liars_dice_review import grade as liars_grade
 from kastkopp.strategy.mia_review import TOLERANCE, EquilibriumMiaPlayer
 from kastkopp.strategy.review import ReviewError, review, steps_of
+from kastkopp.strategy.yatzy_solver import cache_dir, cache_key
 
 # Every rule set the Yatzy solver handles (five dice, a fixed number of throws).
 YATZY_PRESETS = ["yatzy", "yahtzee", "tarningspoker", "terningspoker"]

@@ -170,7 +170,7 @@ def steps_of(game: Game, events: Sequence[dict[str, Any]]) -> list[Step]:
     """The log replayed event by event, each with the state before and after; raises
     :class:`LogError` naming the first event that does not replay."""
     state = game.new_state()
-    steps = []
+    steps: list[Step] = []
     for index, event in enumerate(events):
         before = state
         try:
