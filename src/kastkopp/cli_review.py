@@ -53,12 +53,13 @@ def _print(result: Review, seat: int | None) -> None:
         if seat is not None and m.seat != seat:
             continue
         if m.kind == "roll":
-            moments.add_row(str(m.index), result.names[m.seat], m.situation, m.made, "", "",
+            moments.add_row(str(m.index), result.names[m.seat], m.situation_text(), m.made,
+                            "", "",
                             f"luck {m.luck:+.2f}" if m.luck is not None else "")
             continue
         odds = ", ".join(f"{k} {v:.1%}" for k, v in m.detail.items()
                          if k not in ("expected", "best_expected", "value", "worth"))
-        moments.add_row(str(m.index), result.names[m.seat], m.situation, m.made,
+        moments.add_row(str(m.index), result.names[m.seat], m.situation_text(), m.made,
                         m.best or "", _number(m.cost), odds)
     console.print(moments)
     summary = RichTable("seat", "decisions", "best / graded", "lost", "luck", "start",

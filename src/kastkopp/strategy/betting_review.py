@@ -35,7 +35,7 @@ def worth(action: Action, share: float, players: int, view: dict[str, Any]) -> f
 
 
 def bet_moment(step: Step, action: Action, legal: Sequence[Action], share: float,
-               players: int, view: dict[str, Any], situation: str) -> Moment:
+               players: int, view: dict[str, Any], situation: dict[str, str]) -> Moment:
     """The decision graded in chips, or described only when it is not a bet."""
     made = worth(action, share, players, view)
     options = {str(a): w for a in legal if (w := worth(a, share, players, view)) is not None}

@@ -26,7 +26,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
         share = shares[active.index(step.seat)]
         kept = " ".join(map(str, view["kept"][step.seat])) or "-"
         moments.append(bet_moment(step, action, step.before.legal_actions(), share,
-                                  len(active), view, f"kept {kept}"))
+                                  len(active), view, {"kept": kept}))
     return Graded(moments, "chips", tolerance=1e-9,
                   method="exact pot shares of the open dice")
 

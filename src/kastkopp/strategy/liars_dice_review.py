@@ -24,9 +24,9 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
         view = step.before.view(step.seat)
         action = game.parse_action(step.action)
         own = view.get("your_dice") or []
-        situation = "dice " + " ".join(map(str, own)) if own else ""
+        situation = {"dice": " ".join(map(str, own))} if own else {}
         if view.get("bid"):
-            situation += f", bid {view['bid']}"
+            situation["bid"] = str(view["bid"])
         detail: dict[str, float] = {}
         odds._memo = {}
         if view.get("hand") != "single" and "your_dice" in view:
@@ -39,7 +39,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
                 detail["right"] = odds.exact(bid, view)
         detail = {k: min(1.0, max(0.0, v)) for k, v in detail.items()}  # float sums
         moments.append(Moment(step.index, step.seat, "decision", made=step.action,
-                              situation=situation.strip(", "), detail=detail))
+                              situation=situation, detail=detail))
     return Graded(moments, "dice", tolerance=1e-9,
                   method="binomial odds from the seat's own dice")
 

@@ -27,7 +27,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
         share = equity(tuple(view["linka"]), mine, [view["dice"][s][0] for s in others])
         moments.append(bet_moment(step, game.parse_action(step.action),
                                   step.before.legal_actions(), share, len(others) + 1, view,
-                                  "dice " + " ".join(map(str, mine))))
+                                  {"dice": " ".join(map(str, mine))}))
     return Graded(moments, "chips", tolerance=1e-9,
                   method="the pot share of the seat's own dice against the open dice")
 

@@ -75,9 +75,8 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
         claim = before.claim
         dice = value_name(read(before.dice)) if before.dice and before.phase == "announce" \
             else ""
-        situation = " ".join(p for p in (f"dice {dice}" if dice else "",
-                                         f"to beat {value_name(claim)}" if claim else "")
-                             if p)
+        situation = {**({"dice": dice} if dice else {}),
+                     **({"to_beat": value_name(claim)} if claim else {})}
         detail = {"claim_beaten": _beaten(rules, claim, strictly=False),
                   "beat_by_rolling": _beaten(rules, claim, strictly=True)}
         if alive != 2 or (claim == MIA and before.phase == "announce"):

@@ -34,7 +34,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
         make = float(table.reach(kind, claim.strength, rerolls)[table.index[mine.faces]])
         make = min(1.0, max(0.0, make))  # a sum of floats may pass 1 by a hair
         detail = {"make_or_beat": make}
-        situation = f"{view['your_hand']} to beat {view['claim']}"
+        situation = {"dice": str(view["your_hand"]), "to_beat": str(view["claim"])}
         action = game.parse_action(step.action)
         above = claim.strength + 1
         if isinstance(action, Reroll) and rerolls > 0 and above < len(every):

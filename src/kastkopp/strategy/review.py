@@ -71,18 +71,25 @@ class Moment:
     best: str | None = None
     cost: float | None = None  # None: described, not graded
     luck: float | None = None
-    situation: str = ""  # what the seat saw: its dice, the claim to beat
+    # what the seat saw, as facts a page can label in its language: "dice", "to_beat",
+    # "bid", "kept", "throw" (e.g. "2/3")
+    situation: dict[str, str] = field(default_factory=dict)
     detail: dict[str, float] = field(default_factory=dict)
+
+    def situation_text(self) -> str:
+        """The situation in English words: ``dice 5 5 2, to_beat 43``."""
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.situation.items())
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"index": self.index, "seat": self.seat, "kind": self.kind}
         if self.kind == "decision":
             data.update(made=self.made, best=self.best, cost=_round(self.cost),
-                        situation=self.situation)
+                        situation=dict(self.situation))
             if self.detail:
                 data["detail"] = {k: _round(v) for k, v in self.detail.items()}
         else:
-            data.update(made=self.made, luck=_round(self.luck), situation=self.situation)
+            data.update(made=self.made, luck=_round(self.luck),
+                        situation=dict(self.situation))
         return data
 
 

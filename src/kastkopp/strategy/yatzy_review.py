@@ -72,11 +72,11 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
             assert isinstance(state, YatzyState)
             found = turns.choices(state)
             options[step.seat] = found
-            throw = f"throw {state.throw}/{state.throws()}"
+            throw = f"{state.throw}/{state.throws()}"
             dice[step.seat] = " ".join(map(str, state.dice))
             moments.append(Moment(step.index, step.seat, "roll", made=dice[step.seat],
                                   luck=found[0].expected - expected[step.seat],
-                                  situation=throw))
+                                  situation={"throw": throw}))
             expected[step.seat] = found[0].expected
         elif step.kind == "action" and step.seat is not None and step.seat in options:
             found = options.pop(step.seat)
@@ -84,7 +84,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
             moments.append(Moment(
                 step.index, step.seat, "decision", made=made.choice, best=found[0].choice,
                 cost=found[0].expected - made.expected,
-                situation=f"{dice[step.seat]} ({throw})",
+                situation={"dice": dice[step.seat], "throw": throw},
                 detail={"expected": made.expected, "best_expected": found[0].expected}))
             expected[step.seat] = made.expected
     return Graded(moments, "points", tolerance=1e-6, start=[start] * game.players,

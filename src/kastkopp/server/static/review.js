@@ -18,7 +18,7 @@ const number = (x, digits = 2) => x === null || x === undefined ? "—"
 const percent = (x) => x === null || x === undefined ? "—"
   : `${(100 * x).toLocaleString(document.documentElement.lang, {maximumFractionDigits: 1})} %`;
 
-function summaries(review) {
+function summaries(review, pick) {
   const unit = w(review.unit);
   const exact = review.summaries.some((s) => s.start !== null);
   const rows = [
@@ -38,7 +38,8 @@ function summaries(review) {
     ...review.summaries.map((s) => h("td", {}, cell(s)))));
   const costly = h("tr", {}, h("th", {scope: "row"}, w("Costliest")),
     ...review.summaries.map((s) => h("td", {}, h("ol", {class: "costliest"},
-      ...s.costliest.map((m) => h("li", {}, h("a", {href: `#m${m.index}`}, m.made),
+      ...s.costliest.map((m) => h("li", {}, h("a", {href: `#m${m.index}`,
+        onclick: () => pick(m.index)}, m.made),
         ` → ${m.best} (−${number(m.cost)})`))))));
   return h("table", {class: "review-table"}, h("thead", {}, head), h("tbody", {}, ...body,
     costly));
@@ -47,7 +48,7 @@ function summaries(review) {
 function chart(review) {
   const seats = review.summaries.map((s) => s.seat);
   const graded = review.moments.filter((m) => m.kind === "decision" && m.cost !== null);
-  const width = 640, height = 200, pad = 34;
+  const width = 640, height = 200, pad = 48;
   const svg = (tag, attrs, ...kids) => {
     const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
@@ -92,12 +93,24 @@ function detail(m) {
     .map(([k, v]) => `${w(k)} ${percent(v)}`).join(" · ");
 }
 
+/** What the seat saw, each fact named in the page's language. */
+function situation(facts) {
+  return Object.entries(facts ?? {}).map(([key, value]) => {
+    if (key === "throw") {
+      const [n, m] = value.split("/");
+      return w("s:throw").replace("{n}", n).replace("{m}", m);
+    }
+    return `${w(`s:${key}`)} ${value}`;
+  }).join(", ");
+}
+
 function moment(m, review, pick) {
   const who = h("span", {class: "who", style: `color:${COLOURS[m.seat % 8]}`},
     `${review.seats[m.seat]}: `);
   if (m.kind === "roll") {
     return h("li", {class: "roll", id: `m${m.index}`, "data-index": m.index}, who,
-      dice(m.made.split(" ").map(Number)), ` ${m.situation} · ${w("luck of the roll")} `,
+      dice(m.made.split(" ").map(Number)),
+      ` ${situation(m.situation)} · ${w("luck of the roll")} `,
       h("span", {class: m.luck < 0 ? "minus" : "plus"}, `${m.luck >= 0 ? "+" : ""}${number(m.luck)}`));
   }
   const cost = m.cost === null ? h("span", {class: "ungraded"}, w("not graded"))
@@ -106,7 +119,8 @@ function moment(m, review, pick) {
   const extra = detail(m);
   return h("li", {class: "decision", id: `m${m.index}`, "data-index": m.index, tabindex: 0,
     onclick: () => pick(m.index), onkeydown: (e) => { if (e.key === "Enter") pick(m.index); }},
-  who, h("strong", {}, m.made), m.situation ? ` (${m.situation}) ` : " ", cost,
+  who, h("strong", {}, m.made),
+  Object.keys(m.situation ?? {}).length ? ` (${situation(m.situation)}) ` : " ", cost,
   extra ? h("span", {class: "small"}, ` · ${extra}`) : null);
 }
 
@@ -116,9 +130,7 @@ if (!response.ok) {
   status.textContent = review.detail;
   document.body.dataset.review = "refused";
 } else {
-  status.textContent = review.method;
-  document.getElementById("summaries").replaceChildren(summaries(review));
-  document.getElementById("chart").replaceChildren(...chart(review));
+  status.textContent = w(review.method);
   let steps = null, renderer = null;
   const pick = (index) => {
     document.querySelectorAll(".review-moments li").forEach((li) =>
@@ -132,6 +144,8 @@ if (!response.ok) {
     board.replaceChildren(h("h2", {}, review.seats[seat]),
       renderer.render(frame, {send: () => {}, mine: false}).board);
   };
+  document.getElementById("summaries").replaceChildren(summaries(review, pick));
+  document.getElementById("chart").replaceChildren(...chart(review));
   document.getElementById("moments").replaceChildren(
     ...review.moments.map((m) => moment(m, review, pick)));
   const positions = await fetch(`/api/tables/${table.id}/replay`);
