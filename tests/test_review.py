@@ -16,6 +16,7 @@ from kastkopp.engine import LogError, Player, Table, play_out
 from kastkopp.games import load
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import make_bot
+from kastkopp.strategy.liars_dice_review import TOLERANCE as LIARS_TOLERANCE
 from kastkopp.strategy.liars_dice_review import grade as liars_grade
 from kastkopp.strategy.mia_review import TOLERANCE, EquilibriumMiaPlayer
 from kastkopp.strategy.review import ReviewError, review, steps_of
@@ -183,3 +184,20 @@ def test_the_command_line_reviews_a_log(tmp_path: Path) -> None:
     unfinished.write_text(Table(load("mia", players=2)).dumps(), encoding="utf-8")
     refused = runner.invoke(app, ["review", str(unfinished)])
     assert refused.exit_code == 2 and "not over" in refused.output
+
+
+def test_small_liars_dice_rounds_the_equilibrium_loses_nothing_and_random_bids_lose() -> None:
+    game = load("liars_dice", preset="lognare", players=2, dice=1)
+    graded, random_lost = 0, 0.0
+    for seed in range(6):
+        table = played("liars_dice", [make_bot(game, "strong"), make_bot(game, "random")],
+                       seed, preset="lognare", players=2, dice=1)
+        result = review(table.to_json())
+        assert result.unit == "dice"
+        for m in result.moments:
+            if m.seat == 0:
+                assert m.cost is not None and m.cost <= LIARS_TOLERANCE, m
+                graded += 1
+        random_lost += result.seats[1].lost
+    assert graded >= 6
+    assert random_lost > 0.3
