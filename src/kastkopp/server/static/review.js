@@ -48,7 +48,7 @@ function summaries(review, pick) {
 function chart(review) {
   const seats = review.summaries.map((s) => s.seat);
   const graded = review.moments.filter((m) => m.kind === "decision" && m.cost !== null);
-  const width = 640, height = 200, pad = 48;
+  const width = 640, height = 220, pad = 60;
   const svg = (tag, attrs, ...kids) => {
     const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
