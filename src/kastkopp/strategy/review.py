@@ -165,7 +165,7 @@ def register_grader(game: str) -> Callable[[GraderFactory], GraderFactory]:
 
 
 def grader_for(game: Game) -> Grader:
-    module = f"{__package__}.{game.name}_review"
+    module = f"kastkopp.strategy.{game.name}_review"
     if game.name.isidentifier() and importlib.util.find_spec(module) is not None:
         importlib.import_module(module)
     if game.name not in _GRADERS:
