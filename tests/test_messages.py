@@ -29,9 +29,10 @@ LOCALE = SRC / "locale"
 SOURCES = [SRC / "engine.py", SRC / "stakes.py", *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
                                                  "hints.py", "origin.py", "bodies.py",
-                                                 "series.py"))]
+                                                 "series.py", "review.py")),
+           SRC / "strategy" / "review.py", SRC / "strategy" / "yatzy_review.py"]
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
-          "NotAuthenticated", "ChatError", "HintError")
+          "NotAuthenticated", "ChatError", "HintError", "ReviewError")
 KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2)}
 
 

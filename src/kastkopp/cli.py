@@ -527,7 +527,7 @@ app.command("maexchen-server")(friendly(interop_commands.maexchen_server))
 
 # The match formats (match, chouette, knockout) and Yatzy's ``score`` (checking a row of a
 # paper sheet) register their commands on ``app``.
-from kastkopp import cli_matches, cli_yatzy  # noqa: E402, F401
+from kastkopp import cli_matches, cli_review, cli_yatzy  # noqa: E402, F401
 
 
 def main() -> None:

@@ -467,6 +467,13 @@ for _phrase, _row in {
     _ALIASES.setdefault(_phrase, _row)
 
 
+@lru_cache(maxsize=64)
+def _own_names(sheet: str, rows: tuple[str, ...]) -> dict[str, str]:
+    """The names of a sheet's rows in every language (built once: a replay parses many)."""
+    return {_normal(label(row, lang, sheet)): row
+            for lang in ("en", "sv", "da") for row in reversed(rows)}
+
+
 def parse_row(text: str, rules: YatzyRules | None = None) -> str:
     """A row from its key or its name in English, Swedish or Danish (``kåk``, ``to par``).
 
@@ -475,8 +482,7 @@ def parse_row(text: str, rules: YatzyRules | None = None) -> str:
     """
     word = _normal(text)
     if rules is not None:
-        own = {_normal(label(row, lang, rules.sheet_name)): row
-               for lang in ("en", "sv", "da") for row in reversed(rules.rows)}
+        own = _own_names(rules.sheet_name, rules.rows)
         if word in own:
             return own[word]
     if word in _ALIASES:

@@ -37,7 +37,7 @@ from starlette.types import Receive, Scope, Send
 
 from kastkopp.engine import IllegalAction, KastkoppError, Message, registered
 from kastkopp.locale.messages import translate
-from kastkopp.server import accounts, hints, origin, pages, stats, wire
+from kastkopp.server import accounts, hints, origin, pages, review, stats, wire
 from kastkopp.server.bodies import StrictJson
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.redact import hide_tokens_in_logs
@@ -598,6 +598,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         return RedirectResponse(f"/play/{live.id}", status_code=303)
 
     pages.mount(app)
+    app.include_router(review.router)
     return app
 
 

@@ -387,6 +387,24 @@ class Solver(Iterating):
         return {label: strategy[player][edge]
                 for player, edge, label in self.tree.actions(node)}
 
+    def action_values(self, node: Hashable, hand: int,
+                      strategy: Sequence[Array] | None = None) -> dict[str, float] | None:
+        """What the player acting at ``node`` with ``hand`` expects from each action, both
+        playing ``strategy`` afterwards (default: the average), given how the other player
+        reached the node; ``None`` where the other player's strategy never gets there."""
+        strategy = self._strategies(strategy)
+        tree = self.tree
+        n = tree.index[node]
+        player = int(tree.node_player[n])
+        reach = self._reach(strategy)
+        values = self._values(player, strategy, reach)
+        chance = tree.chance[hand] if player == 0 else tree.chance[:, hand]
+        weight = float(chance @ reach[1 - player][n])
+        if weight <= 1e-12:
+            return None
+        return {label: float(values[tree.edge_child[player][edge], hand]) / weight
+                for _, edge, label in tree.actions(node)}
+
     def reach(self, strategy: Sequence[Array] | None = None) -> list[Array]:
         """Each player's own reach of every hand at every public node."""
         return self._reach(self._strategies(strategy))

@@ -738,6 +738,10 @@ class SolvedTable:
         """Expected points still to come from a position between turns."""
         return float(self.values[position.mask, position.upper_index, position.yatzy_holds])
 
+    def turn_stages(self, p: Position) -> np.ndarray:
+        """The values of every roll and keep of one turn from position ``p``."""
+        return self._stages(p)
+
     def _stages(self, p: Position) -> np.ndarray:
         sheet = self.sheet
         stages = np.empty((2 * sheet.throws, len(KEEPS)))
@@ -786,10 +790,17 @@ class SolvedTable:
         if not 0 <= rerolls <= throws - 1:
             raise IllegalAction(f"rerolls left must be 0 to {throws - 1} (a turn has "
                                 f"{throws} throws), not {rerolls}")
+        return self.choices(position, faces, rerolls, already)
+
+    def choices(self, position: Position, faces: Faces, rerolls: int, already: float = 0.0,
+                stages: np.ndarray | None = None) -> list[Choice]:
+        """:meth:`advise` for a checked position and sorted dice; ``stages`` may be the
+        turn's (:meth:`turn_stages`), kept from an earlier throw of the same turn."""
+        throws = self.sheet.throws
         throw = throws - rerolls  # the throw the dice in hand came from
         options = self.score_options(position, faces, first_throw=throw == 1)
         if rerolls:
-            stages = self._stages(position)
+            stages = self._stages(position) if stages is None else stages
             keep_values = stages[throws + throw - 1]
             for keep in ymod.sub_multisets(faces):
                 if len(keep) < 5:

@@ -1,0 +1,76 @@
+"""``kastkopp review LOG.json``: every decision of a finished game against the best choice.
+
+    kastkopp review game.json
+    kastkopp review game.json --seat 1
+    kastkopp review game.json --json
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.table import Table as RichTable
+
+from kastkopp.cli import app, console, friendly, read_log
+from kastkopp.engine import RuleError
+from kastkopp.strategy.review import Review, review
+
+
+@app.command("review")
+@friendly
+def review_command(
+    log: Path = typer.Argument(..., metavar="LOG.json"),
+    seat: int | None = typer.Option(None, "--seat", help="only this seat (0 is the first)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Review a finished game: each decision, the best choice, and what it cost."""
+    result = review(read_log(log))
+    if seat is not None and not 0 <= seat < len(result.names):
+        raise RuleError("there is no seat {seat} (seats 0 to {last})", seat=seat,
+                        last=len(result.names) - 1)
+    if as_json:
+        data = result.to_json()
+        data.pop("events")
+        if seat is not None:
+            data["summaries"] = [s for s in data["summaries"] if s["seat"] == seat]
+            data["moments"] = [m for m in data["moments"] if m["seat"] == seat]
+        console.print_json(json.dumps(data, ensure_ascii=False))
+        return
+    _print(result, seat)
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def _print(result: Review, seat: int | None) -> None:
+    console.print(f"{result.title} — cost in {result.unit}; best from {result.method}.",
+                  highlight=False)
+    moments = RichTable("event", "seat", "situation", "made", "best", "cost", "odds / luck")
+    for m in result.moments:
+        if seat is not None and m.seat != seat:
+            continue
+        if m.kind == "roll":
+            moments.add_row(str(m.index), result.names[m.seat], m.situation_text(), m.made,
+                            "", "",
+                            f"luck {m.luck:+.2f}" if m.luck is not None else "")
+            continue
+        odds = ", ".join(f"{k} {v:.1%}" for k, v in m.detail.items()
+                         if k not in ("expected", "best_expected", "value", "worth"))
+        moments.add_row(str(m.index), result.names[m.seat], m.situation_text(), m.made,
+                        m.best or "", _number(m.cost), odds)
+    console.print(moments)
+    summary = RichTable("seat", "decisions", "best / graded", "lost", "luck", "start",
+                        "final", "costliest")
+    for s in result.seats:
+        if seat is not None and s.seat != seat:
+            continue
+        best = f"{s.best}/{s.graded}" + (f" ({s.accuracy:.0%})" if s.accuracy is not None
+                                          else "")
+        costliest = "; ".join(f"{m.made} (best {m.best}, -{m.cost:.2f})"
+                              for m in s.costliest)
+        summary.add_row(s.name, str(s.decisions), best, _number(s.lost), _number(s.luck),
+                        _number(s.start), _number(s.final), costliest)
+    console.print(summary)

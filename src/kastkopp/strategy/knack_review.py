@@ -1,0 +1,36 @@
+"""Knack's review: every bet graded in chips by the exact pot shares of the open dice
+(:func:`kastkopp.games.knack.equities`); everything in Knack lies open on the table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kastkopp.engine import Game
+from kastkopp.games.knack import equities
+from kastkopp.strategy.betting_review import bet_moment
+from kastkopp.strategy.review import Graded, Moment, Step, register_grader
+
+
+def grade(game: Game, steps: Sequence[Step]) -> Graded:
+    moments: list[Moment] = []
+    for step in steps:
+        if step.kind != "action" or step.seat is None or step.action is None:
+            continue
+        view = step.before.view(step.seat)
+        action = game.parse_action(step.action)
+        active = [s for s in range(len(view["kept"])) if s not in view["folded"]]
+        if step.seat not in active:
+            continue
+        shares = equities(tuple(tuple(view["kept"][s]) for s in active))
+        share = shares[active.index(step.seat)]
+        kept = " ".join(map(str, view["kept"][step.seat])) or "-"
+        moments.append(bet_moment(step, action, step.before.legal_actions(), share,
+                                  len(active), view, {"kept": kept}))
+    return Graded(moments, "chips", tolerance=1e-9,
+                  method="exact pot shares of the open dice")
+
+
+@register_grader("knack")
+def grader(game: Game) -> Any:
+    return grade

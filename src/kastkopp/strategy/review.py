@@ -1,0 +1,254 @@
+"""Post-game review: every decision of every seat, the best choice, and what it cost.
+
+After a game every cup is lifted, so the review reads the whole log: each seat's decisions
+with the state as it really was. What "best" means is the game's own knowledge, so each
+game registers a grader next to its strategy code (in ``kastkopp.strategy.<game>_review``,
+imported the first time that game is reviewed); this module knows no game by name.
+
+A grader turns the replayed log (a list of :class:`Step`) into :class:`Moment` s:
+
+- a decision names the choice made, the best choice and its cost in the game's own unit
+  (expected points in Yatzy, lives in Slosch, ...), or only facts (``detail``: the chance
+  a bid holds) where the game has no exact best;
+- a roll may carry its luck: how much the dice moved the seat's expectation.
+
+>>> from kastkopp.engine import Table
+>>> from kastkopp.games import load
+>>> import random
+>>> from kastkopp.engine import play_out
+>>> from kastkopp.strategy import make_bot
+>>> table = Table(load("knack", players=2))
+>>> bots = [make_bot(table.game, "strong"), make_bot(table.game, "random")]
+>>> _ = play_out(table, bots, random.Random(1))
+>>> review(table.to_json()).seats[0].decisions > 0
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kastkopp.engine import (
+    LOG_FORMAT,
+    Game,
+    KastkoppError,
+    LogError,
+    State,
+    forfeit_outcome,
+    game_from_json,
+)
+
+
+class ReviewError(KastkoppError):
+    """A log that cannot be reviewed (yet): the game is not over."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of the log, with the state before and after it."""
+
+    index: int  # the event's place in the log
+    kind: str  # "roll", "action", "penalty" or "forfeit"
+    seat: int | None
+    before: State
+    after: State
+    action: str | None = None
+    faces: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A graded decision (``kind="decision"``) or a roll's luck (``kind="roll"``)."""
+
+    index: int
+    seat: int
+    kind: str
+    made: str = ""
+    best: str | None = None
+    cost: float | None = None  # None: described, not graded
+    luck: float | None = None
+    # what the seat saw, as facts a page can label in its language: "dice", "to_beat",
+    # "bid", "kept", "throw" (e.g. "2/3")
+    situation: dict[str, str] = field(default_factory=dict)
+    detail: dict[str, float] = field(default_factory=dict)
+
+    def situation_text(self) -> str:
+        """The situation in English words: ``dice 5 5 2, to_beat 43``."""
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.situation.items())
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"index": self.index, "seat": self.seat, "kind": self.kind}
+        if self.kind == "decision":
+            data.update(made=self.made, best=self.best, cost=_round(self.cost),
+                        situation=dict(self.situation))
+            if self.detail:
+                data["detail"] = {k: _round(v) for k, v in self.detail.items()}
+        else:
+            data.update(made=self.made, luck=_round(self.luck),
+                        situation=dict(self.situation))
+        return data
+
+
+@dataclass(frozen=True)
+class Graded:
+    """What a grader finds: the moments, the unit, and for games with an exact account
+    (Yatzy) each seat's optimal expectation at the start."""
+
+    moments: list[Moment]
+    unit: str  # "points", "lives", "chips", "chance"
+    tolerance: float = 1e-9  # a cost up to this is a best choice (solver precision)
+    start: list[float] | None = None
+    method: str = ""  # where "best" comes from, in a few words
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    name: str
+    decisions: int
+    graded: int
+    best: int  # graded decisions that cost nothing
+    lost: float
+    luck: float | None
+    costliest: list[Moment]
+    start: float | None
+    final: float
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.best / self.graded if self.graded else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "decisions": self.decisions,
+                "graded": self.graded, "best": self.best, "accuracy": _round(self.accuracy),
+                "lost": _round(self.lost), "luck": _round(self.luck),
+                "start": _round(self.start), "final": self.final,
+                "costliest": [m.to_json() for m in self.costliest]}
+
+
+@dataclass(frozen=True)
+class Review:
+    game: str
+    title: str
+    names: list[str]
+    unit: str
+    method: str
+    moments: list[Moment]
+    seats: list[SeatSummary]
+    log: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "title": self.title, "seats": self.names,
+                "unit": self.unit, "method": self.method,
+                "summaries": [s.to_json() for s in self.seats],
+                "moments": [m.to_json() for m in self.moments],
+                "events": self.log.get("events", [])}
+
+
+Grader = Callable[[Game, Sequence[Step]], Graded]
+GraderFactory = Callable[[Game], Grader]
+_GRADERS: dict[str, GraderFactory] = {}
+
+
+def register_grader(game: str) -> Callable[[GraderFactory], GraderFactory]:
+    """Decorator for ``(game) -> grader``: the grader of one game family."""
+
+    def decorate(factory: GraderFactory) -> GraderFactory:
+        _GRADERS[game] = factory
+        return factory
+
+    return decorate
+
+
+def grader_for(game: Game) -> Grader:
+    module = f"kastkopp.strategy.{game.name}_review"
+    if game.name.isidentifier() and importlib.util.find_spec(module) is not None:
+        importlib.import_module(module)
+    if game.name not in _GRADERS:
+        raise ReviewError("kastkopp cannot review {game} yet", game=game.title)
+    return _GRADERS[game.name](game)
+
+
+def steps_of(game: Game, events: Sequence[dict[str, Any]]) -> list[Step]:
+    """The log replayed event by event, each with the state before and after; raises
+    :class:`LogError` naming the first event that does not replay."""
+    state = game.new_state()
+    steps: list[Step] = []
+    for index, event in enumerate(events):
+        before = state
+        try:
+            kind = event["type"]
+            if steps and steps[-1].kind == "forfeit":
+                raise LogError("an event after a forfeit ended the game")
+            if kind == "roll":
+                chance = state.chance()
+                if chance is None:
+                    raise LogError("a roll where no dice were to be rolled")
+                faces = tuple(int(f) for f in event["faces"])
+                state = state.resolve(faces)
+                steps.append(Step(index, kind, chance.seat, before, state, faces=faces))
+            elif kind == "action":
+                seat = int(event["seat"])
+                if state.chance() is not None or seat != state.to_move():
+                    raise LogError(f"seat {seat} acted out of turn")
+                state = state.apply(str(event["action"]))
+                steps.append(Step(index, kind, seat, before, state,
+                                  action=str(event["action"])))
+            elif kind == "penalty":
+                state = state.penalty(int(event["seat"]), str(event["reason"]))
+                steps.append(Step(index, kind, int(event["seat"]), before, state))
+            elif kind == "forfeit":
+                steps.append(Step(index, kind, int(event["seat"]), before, state))
+            else:
+                raise LogError(f"unknown event type {kind!r}")
+        except (KastkoppError, KeyError, TypeError, ValueError) as exc:
+            raise LogError(f"event {index}: {exc}") from None
+    return steps
+
+
+def review(data: dict[str, Any], top: int = 3) -> Review:
+    """Review a finished game's log (a :meth:`Table.to_json`); raises :class:`ReviewError`
+    when the game is not over (its hidden dice would show) and :class:`LogError` when the
+    log does not replay."""
+    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
+        raise LogError("this is not a kastkopp log")
+    game = game_from_json(data)
+    events = data.get("events")
+    if not isinstance(events, list):
+        raise LogError("the log has no list of events")
+    steps = steps_of(game, events)
+    state = steps[-1].after if steps else game.new_state()
+    forfeit = next((s.seat for s in steps if s.kind == "forfeit"), None)
+    if forfeit is None and not state.is_over():
+        raise ReviewError("the game is not over; a review would show hidden dice")
+    outcome = forfeit_outcome(game.players, forfeit) if forfeit is not None \
+        else state.outcome()
+    graded = grader_for(game)(game, steps)
+    names = [str(s) for s in data.get("seats") or []] or [
+        f"Player {i + 1}" for i in range(game.players)]
+    summaries = [_summary(seat, names[seat], graded, float(outcome.scores[seat]), top)
+                 for seat in range(game.players)]
+    return Review(game.name, game.title, names, graded.unit, graded.method, graded.moments,
+                  summaries, data)
+
+
+def _summary(seat: int, name: str, graded: Graded, final: float, top: int) -> SeatSummary:
+    mine = [m for m in graded.moments if m.seat == seat]
+    decisions = [m for m in mine if m.kind == "decision"]
+    costed = [m for m in decisions if m.cost is not None]
+    rolls = [m.luck for m in mine if m.kind == "roll" and m.luck is not None]
+    costliest = sorted((m for m in costed if m.cost and m.cost > graded.tolerance),
+                       key=lambda m: -(m.cost or 0.0))[:top]
+    return SeatSummary(
+        seat=seat, name=name, decisions=len(decisions), graded=len(costed),
+        best=sum(1 for m in costed if (m.cost or 0.0) <= graded.tolerance),
+        lost=sum(m.cost or 0.0 for m in costed), luck=sum(rolls) if rolls else None,
+        costliest=costliest, start=graded.start[seat] if graded.start else None, final=final)
+
+
+def _round(value: float | None, digits: int = 6) -> float | None:
+    return None if value is None else round(float(value), digits)
