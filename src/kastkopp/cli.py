@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table as RichTable
 
@@ -146,12 +147,72 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="machine-re
 # --------------------------------------------------------------------------- play
 
 
+def public_text(action: Action, table: Table, seat: int) -> str:
+    """How ``seat``'s action reads to the others: its public form, never hidden dice.
+
+    An action that knows its public form says it; otherwise the table's public record
+    (the public view's history, which the game words for every seat) does.
+    """
+    public = getattr(action, "public", None)
+    if callable(public):
+        return str(public())
+    history = table.state.view(None).get("history") or []
+    last = history[-1] if history else None
+    if isinstance(last, dict) and last.get("seat") == seat:
+        return str(last.get("action"))
+    return str(action)
+
+
+class Narrator:
+    """Everything the whole table may know, told as it happens and kept for the hot seat.
+
+    Each action is told in its public form; when a round ends, its result is told from the
+    public view (who called, what the cups showed, who lost what). In the hot seat each
+    person is told, after the hand-over clears the screen, what happened since their turn.
+    """
+
+    def __init__(self, table: Table, people: Sequence[int], hot_seat: bool) -> None:
+        self.table, self.names, self.hot_seat = table, table.seats, hot_seat
+        self.people = set(people)
+        self.told: list[str] = []
+        self.seen = {seat: 0 for seat in people}
+        self.last_round = table.state.view(None).get("last_round")
+
+    def __call__(self, seat: int, action: Action) -> None:
+        if seat in self.people:
+            self.seen[seat] = len(self.told)
+        if seat not in self.people or self.hot_seat:
+            text = public_text(action, self.table, seat)
+            self.tell(f"[dim]{escape(self.names[seat])}:[/] {escape(text)}")
+        view = self.table.state.view(None)
+        last = view.get("last_round")
+        if last is not None and last != self.last_round and not self.table.is_over():
+            # the public board at a round's start opens with how the last round ended
+            self.tell(escape(self.table.game.render({**view, "history": []}, self.names)))
+        self.last_round = last
+
+    def tell(self, text: str) -> None:
+        self.told.append(text)
+        console.print(text, highlight=False)
+
+    def catch_up(self, seat: int) -> None:
+        """After a hand-over: what this person missed while the others played."""
+        missed = self.told[self.seen.get(seat, 0):]
+        if missed:
+            console.print("Since your last turn:")
+            for text in missed:
+                console.print(text, highlight=False)
+        self.seen[seat] = len(self.told)
+
+
 class TerminalPlayer(Player):
     """A person at the keyboard, seeing only their own seat's view."""
 
-    def __init__(self, table: Table, seat: int, hot_seat: bool) -> None:
+    def __init__(self, table: Table, seat: int, hot_seat: bool,
+                 narrator: Narrator | None = None) -> None:
         self.table, self.game, self.seat = table, table.game, seat
         self.names, self.hot_seat = table.seats, hot_seat
+        self.narrator = narrator
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
@@ -161,6 +222,8 @@ class TerminalPlayer(Player):
             typer.prompt(f"Pass the dice to {name} and press Enter", default="",
                          show_default=False, prompt_suffix=" ")
             clear_for_hand_over()
+            if self.narrator is not None:
+                self.narrator.catch_up(self.seat)
         console.rule(f"{name}'s turn")
         console.print(self.game.render(view, self.names), highlight=False)
         options = [str(a) for a in legal]
@@ -242,21 +305,18 @@ def play_command(
     names = seat_names(seats)
     dice: DiceSource = SecureDice() if seed is None else SeededDice(seed)
     table = Table(game, seats=names, dice=dice)
-    humans = sum(1 for s in seats if s.bot is None)
+    people = [i for i, s in enumerate(seats) if s.bot is None]
+    narrator = Narrator(table, people, hot_seat=len(people) > 1)
     actors: list[Player] = []
     for i, seat in enumerate(seats):
         if seat.bot is None:
-            actors.append(TerminalPlayer(table, i, hot_seat=humans > 1))
+            actors.append(TerminalPlayer(table, i, hot_seat=len(people) > 1,
+                                         narrator=narrator))
         else:
             actors.append(make_bot(game, seat.bot))
-
-    def narrate(seat: int, action: Action) -> None:
-        if seats[seat].bot is not None:
-            console.print(f"[dim]{names[seat]}:[/] {action}", highlight=False)
-
     rng = random.Random(seed)
     try:
-        outcome = play_out(table, actors, rng, on_action=narrate)
+        outcome = play_out(table, actors, rng, on_action=narrator)
     finally:
         if log is not None:
             log.write_text(table.dumps(), encoding="utf-8")

@@ -517,13 +517,7 @@ class Mia(Game):
                 for s, lives in enumerate(view["lives"])))
         last = view.get("last_round")
         if last and not view["history"]:
-            losers = " and ".join(names[s] for s in last["losers"])
-            if "penalty" in last:
-                lines.append(f"Last round: {losers} lost {last['cost']} "
-                             f"({last['penalty']})")
-            else:
-                lines.append(f"Last round: claim {last['claim']}, dice {last['dice']} — "
-                             f"{losers} lost {last['cost']}")
+            lines.append("Last round: " + _last_round(last, names, "points" in view) + ".")
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: {entry['action']}")
         if view["claim"] is not None:
@@ -535,3 +529,24 @@ class Mia(Game):
             winners = " and ".join(names[s] for s in view["outcome"]["ranking"][0])
             lines.append(f"{winners} won.")
         return "\n".join(lines)
+
+
+def _last_round(last: dict[str, Any], names: Sequence[str], points: bool) -> str:
+    """How a round ended, in words: who called whom, what the dice showed, who lost what."""
+    losers = " and ".join(names[s] for s in last["losers"])
+    cost = last["cost"]
+    lost = f"{cost} point{'s' if cost != 1 else ''}" if points else \
+        f"{cost} {'life' if cost == 1 else 'lives'}"
+    if "penalty" in last:
+        return f"{losers} lost {lost} ({last['penalty']})"
+    claim = value_name(int(last["claim"])) if last["claim"] else "nothing"
+    dice = value_name(int(last["dice"])) if last["dice"] else "nothing"
+    why = " — Slosch counts double" if cost == 2 else ""
+    responsible = last["responsible"]
+    if last["caller"] is None:  # a Slosch claim is shown, never called
+        who = names[responsible] if responsible is not None else "the roller"
+        return f"{who} claimed {claim} and showed {dice}: {losers} lost {lost}{why}"
+    who = names[responsible] if responsible is not None else "the roller"
+    return (f"{names[last['caller']]} lifted the cup on {who}'s {claim}: it was {dice} — "
+            f"{losers} lost {lost}{why}")
+

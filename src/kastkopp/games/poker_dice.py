@@ -824,7 +824,8 @@ class PokerDiceState(State):
         history = []
         for s, text in self.history:
             if text.startswith("reroll") and s != seat and self.phase != OVER:
-                text = f"reroll {len(text.split()) - 1} dice"
+                count = len(text.split()) - 1
+                text = f"reroll {count} {'die' if count == 1 else 'dice'}"
             history.append({"seat": s, "action": text})
         view: dict[str, Any] = {
             "game": "poker_dice",
