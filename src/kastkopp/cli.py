@@ -41,9 +41,30 @@ from kastkopp.sheets.cli import sheet_app
 from kastkopp.strategy import bot_help, bot_names, make_bot
 from kastkopp.strategy.cli import register as register_solvers
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="kastkopp — the Scandinavian dice games.")
+# Plain help (no rich panels): it starts faster and shows no Python type labels; options
+# name what they take with their own metavars.
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                  context_settings={"help_option_names": ["-h", "--help"]})
 app.add_typer(sheet_app, name="sheet")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from kastkopp import __version__
+
+        console.print(f"kastkopp {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print kastkopp's version and exit.")) -> None:
+    """kastkopp — the Scandinavian dice games: play them in the terminal, keep score of
+    games played with real dice, and ask for odds, solutions and advice.
+
+    Every command has its own --help. Shell completion: kastkopp --install-completion
+    (bash, zsh, fish or PowerShell), then open a new shell.
+    """
 
 
 
@@ -81,7 +102,14 @@ def default_bot(game_name: str) -> str:
 
 
 def parse_seats(spec: str, game_name: str) -> list[Seat]:
-    return [Seat.parse(part, game_name) for part in spec.split(",")]
+    seats = [Seat.parse(part, game_name) for part in spec.split(",")]
+    people = [s.label.casefold() for s in seats if s.bot is None]
+    twice = next((s.label for s in seats if s.bot is None
+                  and people.count(s.label.casefold()) > 1), None)
+    if twice is not None:
+        raise RuleError(f"two players are called '{twice}': give each person a name of "
+                        "their own")
+    return seats
 
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
@@ -103,7 +131,8 @@ def make_game(name: str, preset: str | None, rules: Sequence[str], players: int)
 
 @app.command("games")
 @friendly
-def games_command(as_json: bool = typer.Option(False, "--json", help="machine-readable")) -> None:
+def games_command(as_json: bool = typer.Option(False, "--json",
+                                               help="print JSON for programs")) -> None:
     """List the games, their presets, house rules and bots."""
     listing = []
     for name, cls in sorted(registered().items()):
@@ -125,7 +154,8 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="machine-re
     for game in listing:
         players = game["players"]
         console.print(f"[bold]{game['name']}[/] — {game['title']}, "
-                      f"{players['min']}–{players['max']} players: {game['summary']}")
+                      f"{player_range(players['min'], players['max'])}: {game['summary']}",
+                      highlight=False)
         for preset in game["presets"]:
             console.print(f"  preset [cyan]{preset['name']}[/]: {preset['help']}")
         table = RichTable(show_header=True, header_style="bold", box=None, padding=(0, 2))
@@ -142,6 +172,16 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="machine-re
         console.print(table)
         console.print("  bots: " + ", ".join(b["name"] for b in game["bots"]))
         console.print()
+
+
+def player_range(low: int, high: int) -> str:
+    """``2 players``, ``2–10 players``."""
+    return f"{low} players" if low == high else f"{low}–{high} players"
+
+
+def plural(count: int, one: str, many: str) -> str:
+    """``1 roll``, ``2 rolls``."""
+    return f"{count} {one if count == 1 else many}"
 
 
 # --------------------------------------------------------------------------- play
@@ -277,15 +317,30 @@ def pick(question: str, options: Sequence[str], default: str) -> str:
 @app.command("play")
 @friendly
 def play_command(
-    game_name: str = typer.Argument(None, metavar="[GAME]", help="game to play (asks if left out)"),
-    preset: str = typer.Option(None, "--preset", help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value (repeatable)"),
-    players: str = typer.Option(None, "--players",
-                                help='who sits where, e.g. "Anna,bot,bot:random"'),
-    seed: int = typer.Option(None, "--seed", help="reproducible dice (default: secure dice)"),
-    log: Path = typer.Option(None, "--log", help="write the game's log to this file"),
+    game_name: str = typer.Argument(None, metavar="GAME", show_default=False,
+                                    help="the game to play ('kastkopp games' lists them; "
+                                    "asks if left out)"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set, e.g. perudo ('kastkopp games' lists "
+                               "each game's)"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule, e.g. lives=5 (repeatable)"),
+    players: str = typer.Option(None, "--players", metavar="NAMES",
+                                help='who sits where, in order: names for people, bot or '
+                                'bot:NAME for bots, e.g. "Anna,bot,bot:random" (default: '
+                                'You and bots)'),
+    seed: int = typer.Option(None, "--seed", metavar="N",
+                             help="reproducible dice, needed for 'kastkopp verify' to check "
+                             "the log (default: secure dice)"),
+    log: Path = typer.Option(None, "--log", metavar="FILE",
+                             help="write the game's log to FILE (to replay or verify)"),
 ) -> None:
-    """Play in the terminal: hot seat for people, bots in the other seats."""
+    """Play in the terminal: hot seat for people, bots in the other seats.
+
+    At your turn type an action as the legal list shows it (e.g. "bid 3x5", "dudo"), "?"
+    for every legal action, or "quit" to stop. With several people at the keyboard the
+    screen is cleared between turns, and each is told what happened since their last one.
+    """
     games = registered()
     if game_name is None:
         game_name = pick("Game", sorted(games), "mia")
@@ -388,16 +443,25 @@ def simulate(game: Game, seats: Sequence[Seat], games: int, seed: int,
     return rows
 
 
+def _half(interval: Sequence[float]) -> float:
+    return (interval[1] - interval[0]) / 2
+
+
 @app.command("simulate")
 @friendly
 def simulate_command(
-    game_name: str = typer.Argument(..., metavar="GAME"),
-    players: str = typer.Option(..., "--players", help='bots, e.g. "bot:sensible,bot:random"'),
-    games: int = typer.Option(1000, "--games", min=1, help="how many games"),
-    seed: int = typer.Option(0, "--seed"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
-    as_json: bool = typer.Option(False, "--json"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="the game to simulate"),
+    players: str = typer.Option(..., "--players", metavar="BOTS",
+                                help='the bots, in seat order, e.g. "bot:sensible,bot:random" '
+                                '(seats rotate every game)'),
+    games: int = typer.Option(1000, "--games", min=1, metavar="N", help="how many games"),
+    seed: int = typer.Option(0, "--seed", metavar="N",
+                             help="the seed of the dice and the bots' choices (the same seed "
+                             "gives the same results)"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Bots against bots: win rates and mean winnings with 95% confidence intervals."""
     seats = parse_seats(players, game_name)
@@ -412,22 +476,32 @@ def simulate_command(
         console.print_json(json.dumps({"game": game_name, "preset": preset,
                                        "rules": game.rules.changed(), "results": rows}))
         return
-    table = RichTable(title=f"{games} games of {game.title}")
-    for column in ("player", "win rate", "95% interval", "mean payoff", "95% interval ",
-                   "mean score", "95% interval  "):
-        table.add_column(column)
+    console.print(f"{plural(games, 'game', 'games')} of {game.title}", style="bold",
+                  highlight=False)
+    table = RichTable()
+    table.add_column("player", no_wrap=True)
+    for column in ("win rate", "mean payoff", "mean score"):
+        table.add_column(column, justify="right", no_wrap=True)
     for row in rows:
         low, high = row["win_rate_ci95"]
-        mlow, mhigh = row["mean_payoff_ci95"]
-        slow, shigh = row["mean_score_ci95"]
-        table.add_row(row["player"], f"{row['win_rate']:.1%}", f"{low:.1%} – {high:.1%}",
-                      f"{row['mean_payoff']:+.3f}", f"{mlow:+.3f} – {mhigh:+.3f}",
-                      f"{row['mean_score']:.2f}", f"{slow:.2f} – {shigh:.2f}")
+        table.add_row(row["player"], f"{row['win_rate']:.1%} ({low:.1%}–{high:.1%})",
+                      f"{row['mean_payoff']:+.3f} ±{_half(row['mean_payoff_ci95']):.3f}",
+                      f"{row['mean_score']:.2f} ±{_half(row['mean_score_ci95']):.2f}")
     console.print(table)
+    console.print("In brackets and after ±: the 95% confidence intervals.")
     console.print(f"An even share is {1 / len(seats):.1%}.")
 
 
 # --------------------------------------------------------------------------- logs
+
+
+def error_json(error: KastkoppError | OSError) -> dict[str, Any]:
+    """An error for programs that asked for JSON: its text, and its template to translate."""
+    if isinstance(error, KastkoppError):
+        from kastkopp.locale.messages import error_json as message_json
+
+        return message_json(error)
+    return {"error": f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")}
 
 
 def read_log(path: Path) -> dict[str, Any]:
@@ -446,10 +520,18 @@ def read_log(path: Path) -> dict[str, Any]:
 
 @app.command("replay")
 @friendly
-def replay_command(log: Path = typer.Argument(..., metavar="LOG.json"),
-                   as_json: bool = typer.Option(False, "--json")) -> None:
+def replay_command(log: Path = typer.Argument(..., metavar="LOG.json",
+                                             help="a game's log (play --log writes one)"),
+                   as_json: bool = typer.Option(False, "--json",
+                                                help="print JSON for programs")) -> None:
     """Replay a log: the final position and outcome, or the first illegal event and why."""
-    table = Table.from_json(read_log(log))
+    try:
+        table = Table.from_json(read_log(log))
+    except (KastkoppError, OSError) as exc:
+        if not as_json:
+            raise
+        console.print_json(json.dumps(error_json(exc), ensure_ascii=False))
+        raise typer.Exit(2) from None
     state = table.state
     if as_json:
         data: dict[str, Any] = {"events": len(table.events), "over": table.is_over(),
@@ -460,7 +542,8 @@ def replay_command(log: Path = typer.Argument(..., metavar="LOG.json"),
             data["forfeited"] = table.forfeited
         console.print_json(json.dumps(data, ensure_ascii=False))
         return
-    console.print(f"{table.game.title}: {len(table.events)} events replayed.")
+    console.print(f"{table.game.title}: {plural(len(table.events), 'event', 'events')} "
+                  "replayed.", highlight=False)
     console.print(table.game.render(state.view(None), table.seats), highlight=False)
     if table.forfeited is not None:
         console.print(f"{table.seats[table.forfeited]} lost by forfeit.", highlight=False)
@@ -476,17 +559,23 @@ def replay_command(log: Path = typer.Argument(..., metavar="LOG.json"),
 
 @app.command("verify")
 @friendly
-def verify_command(log: Path = typer.Argument(..., metavar="LOG.json")) -> None:
+def verify_command(log: Path = typer.Argument(..., metavar="LOG.json",
+                                             help="a game's log (play --seed N --log FILE "
+                                             "writes a checkable one)")) -> None:
     """Check every roll in a log against its revealed dice seed."""
     data = read_log(log)
     problems = verify_log(data)
     if problems:
         for problem in problems:
-            errors.print(f"[bold red]not verified:[/] {problem}", highlight=False)
+            errors.print(f"[bold red]not verified:[/] {escape(problem)}", highlight=False)
+        if (data.get("dice") or {}).get("source") == "secure":
+            errors.print("A terminal game can be checked when it is played with --seed N "
+                         "(kastkopp play GAME --seed N --log FILE).", highlight=False)
         raise typer.Exit(1)
     rolls = sum(1 for e in data["events"] if e.get("type") == "roll")
     source = data["dice"]
-    console.print(f"All {rolls} rolls match the {source['source']} dice"
+    matched = "The roll matches" if rolls == 1 else f"All {rolls} rolls match"
+    console.print(f"{matched} the {source['source']} dice"
                   + (f" (seed hash {source['server_seed_sha256'][:16]}…)"
                      if "server_seed_sha256" in source else "") + ".")
 
@@ -503,25 +592,32 @@ def _format_cell(value: Any) -> str:
 @app.command("odds")
 @friendly
 def odds_command(
-    game_name: str = typer.Argument(..., metavar="GAME"),
-    given: list[str] = typer.Argument(None, metavar="[NAME=VALUE]...",
-                                      help="what is known, e.g. linka=6,3 open=2"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
-    as_json: bool = typer.Option(False, "--json"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="the game"),
+    given: list[str] = typer.Argument(None, metavar="NAME=VALUE", show_default=False,
+                                      help="what is known, e.g. linka=6,3 open=2; a house "
+                                      "rule may be given here too, e.g. order=classic"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Odds computed from the rules (for Slosch: the chance a fresh roll beats each value)."""
     cls = registered().get(game_name)
     players = cls.default_players if cls is not None else 2
-    game = make_game(game_name, preset, rule, players)
-    rows = game.odds(**parse_rules(given or []))
+    known = parse_rules(given or [])
+    house = {spec.name for spec in cls.rules_class.specs()} if cls is not None else set()
+    rules = {**{k: v for k, v in known.items() if k in house}, **parse_rules(rule)}
+    game = load(game_name, preset=preset, players=players, **rules)
+    rows = game.odds(**{k: v for k, v in known.items() if k not in house})
     if as_json:
         console.print_json(json.dumps(rows, ensure_ascii=False))
         return
-    table = RichTable(title=f"Odds — {game.title}")
+    console.print(f"Odds — {game.title}", style="bold", highlight=False)
+    table = RichTable()
     columns = list(rows[0]) if rows else []
     for column in columns:
-        table.add_column(column, justify="right")
+        numeric = isinstance(rows[0][column], int | float)
+        table.add_column(column, justify="right" if numeric else "left")
     for row in rows:
         table.add_row(*(_format_cell(row[c]) for c in columns))
     console.print(table)
@@ -567,7 +663,8 @@ register_solvers(app)
 
 # --------------------------------------------------------------------------- Mäxchen
 
-bot_app = typer.Typer(no_args_is_help=True, help="Let kastkopp's bots play elsewhere.")
+bot_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                      help="Let kastkopp's bots play elsewhere.")
 bot_app.command("maexchen")(friendly(interop_commands.bot_maexchen))
 app.add_typer(bot_app, name="bot")
 app.command("maexchen-server")(friendly(interop_commands.maexchen_server))

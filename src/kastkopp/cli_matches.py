@@ -1,8 +1,9 @@
 """``kastkopp match``, ``chouette`` and ``knockout``: the match formats on the command line.
 
-Generic over every two-player game (the default is Liar Dice, whose seed describes these
-formats). People and bots mix freely in ``--players``; games between two bots are played
-quietly, games with a person at the table are played as ``kastkopp play`` plays them.
+Generic over every two-player game (the default is Liar Dice, whose source, Løgner
+terninger, describes these formats). People and bots mix freely in ``--players``; games
+between two bots are played quietly, games with a person at the table are played as
+``kastkopp play`` plays them.
 
     kastkopp match poker_dice --best-of 3 --players "Anna,bot:strong"
     kastkopp chouette poker_dice --players "Anna,Bo,bot:strong" --games 6
@@ -130,15 +131,17 @@ def logged_play(seating: Seating, match_label: str = "") -> PlayGame:
 @app.command("match")
 @friendly
 def match_command(
-    game_name: str = typer.Argument(DEFAULT_GAME, metavar="[GAME]",
+    game_name: str = typer.Argument(DEFAULT_GAME, metavar="GAME",
                                     help="a two-player game"),
     players: str = typer.Option(..., "--players", help='two players, e.g. "Anna,bot:strong"'),
     best_of: int = typer.Option(3, "--best-of", help="an odd number of games: 3 or 5"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice"),
     logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """A match of best of N games; the winner of each game starts the next."""
     seating = Seating(game_name, players, seed, logs)
@@ -157,15 +160,17 @@ def match_command(
 @app.command("chouette")
 @friendly
 def chouette_command(
-    game_name: str = typer.Argument(DEFAULT_GAME, metavar="[GAME]",
+    game_name: str = typer.Argument(DEFAULT_GAME, metavar="GAME",
                                     help="a two-player game"),
     players: str = typer.Option(..., "--players", help='three or more, e.g. "Anna,Bo,bot"'),
     games: int = typer.Option(10, "--games", min=1, help="how many games to play"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice"),
     logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Chouette: a die each for the order, the winner stays, the loser queues at the end."""
     seating = Seating(game_name, players, seed, logs)
@@ -199,18 +204,20 @@ def chouette_command(
 @app.command("knockout")
 @friendly
 def knockout_command(
-    game_name: str = typer.Argument(DEFAULT_GAME, metavar="[GAME]",
+    game_name: str = typer.Argument(DEFAULT_GAME, metavar="GAME",
                                     help="a two-player game"),
     players: str = typer.Option(..., "--players",
                                 help="the players, best seed first, e.g. bot:strong,bot:random"),
     best_of: int = typer.Option(1, "--best-of", help="games per match (odd)"),
     seeding: str = typer.Option("listed", "--seeding",
                                 help="listed: as given; dice: a die each, highest first"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice"),
     logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """A knockout: the bracket (byes for the top seeds), every match best of N, a final."""
     seating = Seating(game_name, players, seed, logs)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import typer
+import typer.core
 from rich.console import Console
 from rich.markup import escape
 
@@ -20,6 +21,24 @@ console = Console()
 errors = Console(stderr=True, soft_wrap=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# What the help shows after an option that takes a value when it has no metavar of its own:
+# words a player reads (N, TEXT, FILE), never Python's type names ("<list[str]>", "<bool>").
+TYPE_WORDS = {"str": "TEXT", "int": "N", "float": "NUMBER", "path": "FILE", "file": "FILE",
+              "bool": "", "int range": "N", "float range": "NUMBER"}
+
+
+def _help_type(param: Any, ctx: Any) -> str:
+    label = str(_typer_display_type(param, ctx)).strip("<>")
+    if label.startswith("list[") and label.endswith("]"):
+        label = label[5:-1]  # repeatable: the option's help says so
+    return TYPE_WORDS.get(label, f"[{label}]" if "|" in label else label.upper())
+
+
+_typer_display_type = typer.core.TyperOption.display_type
+typer.core.TyperOption.display_type = _help_type  # type: ignore[method-assign,assignment]
+# An argument's metavar (GAME, LOG.json) already says what it takes.
+typer.core.TyperArgument.display_type_rich = lambda self, ctx: ""  # type: ignore[method-assign]
 
 # Erase the scrollback too (xterm's "ED 3"): after a plain clear the next player at the
 # keyboard could scroll back to the previous player's dice.

@@ -1,6 +1,6 @@
 """Knack: three dice each, thrown all at once, and a pot that the worst-placed player bets on.
 
-The rules, in the order seed 000 tells them:
+The rules, in the order Tärningsspel tells them:
 
 1. Everyone pays the ante (``ante``, usually one koppar) into the pot.
 2. All players throw all three dice at once (``roll`` events, one per player, in seat
@@ -247,7 +247,7 @@ class KnackRules(PotRules):
         "short": {"purses": "12,5,30", "all_in": "ask"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "knack": "seed 000's Knack: ante 1, raises up to the pot, double knock",
+        "knack": "Knack as Tärningsspel plays it: ante 1, raises up to the pot, double knock",
         "short": "uneven purses (12, 5, 30 koppar), all-in if the others agree",
     }
 

@@ -1,6 +1,6 @@
 """Liar's dice: Lögnare, Løgneterninger, Perudo, Dudo, Common Hand and Single Hand.
 
-The rules, in the order seeds 000 and 003 tell them:
+The rules, in the order Tärningsspel and Løgneterninger regler tell them:
 
 1. Every player has a cup and ``dice`` dice (1 to 6, five by default). All roll under their
    cups and look at their own dice only.
@@ -141,8 +141,9 @@ class LiarsRules(Rules):
                         "palifico": False, "exact_call": "off", "loss": "life"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "lognare": "seed 000's Lögnare: no wilds, the loser of a challenge loses a die",
-        "perudo": "seed 003's Perudo: ones wild, exact calls, palifico",
+        "lognare": "Lögnare as Tärningsspel plays it: no wilds, the loser of a challenge loses "
+                   "a die",
+        "perudo": "Perudo as Løgneterninger regler plays it: ones wild, exact calls, palifico",
         "dudo": "Perudo where the loser of a challenge loses the difference",
         "common_hand": "no wilds; bids are poker hands over all dice on the table",
         "single_hand": "one shared cup of five dice, rolled, bid on and passed on",

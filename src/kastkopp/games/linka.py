@@ -1,6 +1,6 @@
 """Linka: two shared dice on the table, two own dice each — one open, one hidden in the cup.
 
-The rules, in the order seed 000 tells them:
+The rules, in the order Tärningsspel tells them:
 
 1. Everyone pays the ante (``ante``) into the pot.
 2. One player (seat 0, the dealer) throws the two shared *linka* dice, A ≥ B, sum S = A + B.
@@ -19,7 +19,7 @@ Decisions where the seed is silent, as players decide them:
 
 - A game is one pot; the dealer is seat 0 (seat the players so that the dealer comes first).
 - A raise is at most the pot as it stands after the raiser has called what he owes
-  (the seed's example: Rejd raises 4 on a pot of 10, Vikos calls 4 and raises 2).
+  (Tärningsspel's example: Rejd raises 4 on a pot of 10, Vikos calls 4 and raises 2).
 - Hands of the same class are equal, except "nothing", which the higher own sum breaks;
   equal hands replay. In a replay there is nothing to bet, so both own dice are thrown open.
 - A linka double (A = B) is made "both" only by two of x, y, x + y showing it, which only
@@ -175,7 +175,7 @@ class LinkaRules(PotRules):
         "short": {"purses": "12,5,30", "all_in": "ask"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "linka": "seed 000's Linka: one raise each, at most the pot",
+        "linka": "Linka as Tärningsspel plays it: one raise each, at most the pot",
         "short": "uneven purses (12, 5, 30 koppar), all-in if the others agree",
     }
 

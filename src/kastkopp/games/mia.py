@@ -1,6 +1,6 @@
 """Slosch (Mia, Mäxchen): two dice in a cup with a lid, and a claim passed around the table.
 
-The rules, in the order seed 000 tells them:
+The rules, in the order Tärningsspel tells them:
 
 1. A roll reads high die × 10 + low die. The order, best first, is
    ``21 (Slosch), 11, 22, 33, 44, 55, 66, 65, 64, … , 32, 31`` — 11 is the best double.
@@ -129,7 +129,7 @@ class MiaRules(Rules):
                      "slosch_double": False, "scoring": "points", "stake": 0},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "slosch": "seed 000's Slosch: 11 the best double, Slosch costs two lives",
+        "slosch": "Slosch as Tärningsspel plays it: 11 the best double, Slosch costs two lives",
         "classic": "Mia with the classic order, 66 the best double",
         "maexchen": "the Mäxchen bot-competition rules: +1 per round, -1 per loss",
     }

@@ -1,6 +1,6 @@
 """Liar Dice (Poker Menteur, hidden dice poker): two players, five poker dice each, a screen.
 
-The rules, in the order seed 002 tells them:
+The rules, in the order Løgner terninger tells them:
 
 1. Poker dice show 9, 10, J, Q, K and A. The hands, best first: five of a kind, four of a
    kind, full house, high straight (A-K-Q-J-10), low straight (K-Q-J-10-9), three of a kind,
@@ -72,9 +72,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from fractions import Fraction
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kastkopp.dice import Faces, multisets
 from kastkopp.engine import (
@@ -94,6 +92,9 @@ from kastkopp.engine import (
     term,
     winner_takes_all,
 )
+
+if TYPE_CHECKING:  # numpy loads only when the reroll table is built
+    import numpy as np
 
 # --------------------------------------------------------------------------- the dice
 
@@ -467,7 +468,7 @@ class PokerDiceRules(Rules):
         "ace_high": {"dice": ORDINARY},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "poker_dice": "seed 002: poker dice 9 10 J Q K A, three throws, the five-aces rule",
+        "poker_dice": "Løgner terninger: poker dice 9 10 J Q K A, three throws, the five-aces rule",
         "ace_high": "ordinary dice, the ace high: straights 6-5-4-3-2 and 5-4-3-2-1",
     }
 
@@ -1059,6 +1060,8 @@ class RerollTable:
     """
 
     def __init__(self) -> None:
+        import numpy as np
+
         self.throws: tuple[Faces, ...] = tuple(
             itertools.combinations_with_replacement(range(1, 7), 5))
         self.index = {faces: i for i, faces in enumerate(self.throws)}
@@ -1085,12 +1088,16 @@ class RerollTable:
 
     def reached(self, dice: str) -> np.ndarray:
         """1 where throw ``i`` (a row) is at least hand ``j`` (a column, by strength)."""
+        import numpy as np
+
         strengths = np.array([_strengths(dice)[f] for f in self.throws])
         return (strengths[:, None] >= np.arange(len(self.throws))[None, :]).astype(float)
 
     def reach_all(self, dice: str, rerolls: int) -> np.ndarray:
         """Row ``i``, column ``j``: the best chance that throw ``i`` reaches at least hand
         ``j`` with ``rerolls`` rerolls still allowed, stopping as soon as it is reached."""
+        import numpy as np
+
         key = (dice, rerolls)
         if key not in self._reach:
             done = self.reached(dice)

@@ -22,6 +22,8 @@ import io
 import json
 import shlex
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
@@ -29,12 +31,14 @@ from rich.table import Table as RichTable
 
 from kastkopp.cli_support import console, friendly
 from kastkopp.engine import RuleError
-from kastkopp.sheets import Sheet, kinds
-from kastkopp.sheets import sheetfile as files
-from kastkopp.sheets.history import History
 
-sheet_app = typer.Typer(no_args_is_help=True, help="Keep score of a game played with real "
-                        "dice: enter what happened, every number is derived.")
+if TYPE_CHECKING:  # the sheets load the games: only a command that reads a sheet waits
+    from kastkopp.sheets import Sheet
+    from kastkopp.sheets.history import History
+
+sheet_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                        help="Keep score of a game played with real dice: enter what "
+                        "happened, every number is derived.")
 
 
 # Cells like -1 are entries, not options.
@@ -43,12 +47,19 @@ ENTRY_COMMAND = {"ignore_unknown_options": True, "allow_extra_args": False}
 
 
 
+def files() -> ModuleType:
+    """The sheet files' module, loaded when a command first reads or writes a sheet."""
+    from kastkopp.sheets import sheetfile
+
+    return sheetfile
+
+
 def change(path: Path, *lines: str) -> History:
     """Make changes to the sheet in ``path``: all of them, or (on an error) none."""
-    history = files.read(path)
+    history = files().read(path)
     for line in lines:
         history = history.do(line)
-    files.write(path, history)
+    files().write(path, history)
     return history
 
 
@@ -121,7 +132,7 @@ def new_command(
     file: Path = typer.Argument(..., metavar="FILE", help="the sheet file to create"),
     players: str = typer.Option(..., "--players", help='the players in order, e.g. '
                                 '"Anna,Ben,Cara"'),
-    preset: str = typer.Option(None, "--preset", help="a named rule set"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
     rule: list[str] = typer.Option([], "--rule", help="house rule as name=value (repeatable)"),
     force: bool = typer.Option(False, "--force", help="replace an existing file"),
 ) -> None:
@@ -135,8 +146,11 @@ def new_command(
             raise RuleError(f"write a house rule as name=value, not '{pair}'")
         rules[name.strip()] = value.strip()
     names = [n.strip() for n in players.split(",")]
+    from kastkopp.sheets import Sheet
+    from kastkopp.sheets.history import History
+
     sheet = Sheet.new(game, names, preset, **rules)
-    files.write(file, History(sheet))
+    files().write(file, History(sheet))
     render(sheet)
 
 
@@ -211,8 +225,8 @@ def move_command(file: Path = typer.Argument(..., metavar="FILE"),
 def undo_command(file: Path = typer.Argument(..., metavar="FILE"),
                  steps: int = typer.Option(1, "--steps", min=1)) -> None:
     """Take back the last change (or the last N)."""
-    history = files.read(file).undo(steps)
-    files.write(file, history)
+    history = files().read(file).undo(steps)
+    files().write(file, history)
     render(history.sheet)
 
 
@@ -221,17 +235,18 @@ def undo_command(file: Path = typer.Argument(..., metavar="FILE"),
 def redo_command(file: Path = typer.Argument(..., metavar="FILE"),
                  steps: int = typer.Option(1, "--steps", min=1)) -> None:
     """Bring back what undo took back."""
-    history = files.read(file).redo(steps)
-    files.write(file, history)
+    history = files().read(file).redo(steps)
+    files().write(file, history)
     render(history.sheet)
 
 
 @sheet_app.command("show")
 @friendly
 def show_command(file: Path = typer.Argument(..., metavar="FILE"),
-                 as_json: bool = typer.Option(False, "--json", help="machine-readable")) -> None:
+                 as_json: bool = typer.Option(False, "--json",
+                                              help="print JSON for programs")) -> None:
     """The sheet: every cell entered, every number derived, who stands where."""
-    history = files.read(file)
+    history = files().read(file)
     if as_json:
         data = history.sheet.to_json()
         data["undo"] = len(history.changes)
@@ -244,13 +259,14 @@ def show_command(file: Path = typer.Argument(..., metavar="FILE"),
 @sheet_app.command("export")
 @friendly
 def export_command(file: Path = typer.Argument(..., metavar="FILE"),
-                   as_csv: bool = typer.Option(False, "--csv", help="comma-separated values"),
-                   output: Path = typer.Option(None, "--output", "-o",
+                   as_csv: bool = typer.Option(True, "--csv", hidden=True,
+                                               help="comma-separated values (the only format, "
+                                               "and the default)"),
+                   output: Path = typer.Option(None, "--output", "-o", metavar="FILE",
                                                help="write here instead of printing")) -> None:
-    """The table for a spreadsheet. Empty cells stay empty (they are not zeros)."""
-    if not as_csv:
-        raise RuleError("say which format: --csv")
-    sheet = files.read(file).sheet
+    """The table for a spreadsheet, as comma-separated values. Empty cells stay empty
+    (they are not zeros)."""
+    sheet = files().read(file).sheet
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     for row in sheet.derive().grid:
@@ -269,6 +285,8 @@ def export_command(file: Path = typer.Argument(..., metavar="FILE"),
 @friendly
 def games_command() -> None:
     """The games a sheet can be kept for, and what an entry looks like for each."""
+    from kastkopp.sheets import kinds
+
     for name, kind in sorted(kinds().items()):
         console.print(f"[bold]{name}[/] — {kind.title}: {escape(kind.entry_help)}",
                       highlight=False)
