@@ -93,3 +93,21 @@ def test_a_poker_menteur_pick_up_is_told_without_its_dice():
     pick_ups = [line for line in told if ": reroll" in line]
     assert pick_ups
     assert all(re.fullmatch(r"(Anna|bot): reroll (1 die|[2-5] dice)", line) for line in pick_ups)
+
+
+def test_yatzy_asks_before_writing_0_where_another_row_scores():
+    # seed 1's first throw; "score yatzy" writes 0 unless it is a yatzy
+    out = play("yatzy", "--players", "Anna", "--seed", "1",
+               input="score yatzy\nn\nquit\n")
+    assert "Write it? [y/N]" in out
+    assert re.search(r"score yatzy scores 0 here \(instead: \w[\w-]* \d+", out)
+    # refused: the prompt asks again, and nothing was written
+    after = out[out.index("Write it?"):]
+    assert "Anna:" in after and "scored" not in after
+
+
+def test_at_the_end_a_lone_person_sees_their_own_linka_die():
+    out = play("linka", "--players", "Anna,bot", "--seed", "2", input="fold\n" * 5 + "call\n" * 20)
+    end = out[out.index("Game over"):]
+    anna = next(line for line in end.splitlines() if line.strip().startswith("Anna:"))
+    assert "?" not in anna

@@ -283,8 +283,28 @@ class TerminalPlayer(Player):
                 console.print(f"[red]{self._unreadable(text, exc)}[/]", highlight=False)
                 continue
             if action in legal:
-                return action
+                if self._confirmed(view, action):
+                    return action
+                continue
             console.print(f"[red]{self._why_not(action)}[/]", highlight=False)
+
+    def _confirmed(self, view: dict[str, Any], action: Action) -> bool:
+        """Writing nothing in a row while another would score is asked about first.
+
+        A view that offers ``options`` (what writing in each row gives now) and an action that
+        names its ``row`` are all this needs to know of the game.
+        """
+        options = view.get("options")
+        row = getattr(action, "row", None)
+        if not isinstance(options, dict) or row not in options or options[row] not in (0, "-"):
+            return True
+        better = {r: v for r, v in options.items() if isinstance(v, int) and v > 0}
+        if not better:
+            return True
+        best = sorted(better.items(), key=lambda item: -item[1])[:3]
+        offer = ", ".join(f"{r} {v}" for r, v in best)
+        return typer.confirm(f"{action} scores {options[row]} here (instead: {offer}). "
+                             "Write it?", default=False)
 
     def _unreadable(self, text: str, error: IllegalAction) -> str:
         """The state may explain unreadable text better (what would be legal instead)."""
@@ -376,7 +396,9 @@ def play_command(
         if log is not None:
             log.write_text(table.dumps(), encoding="utf-8")
     console.rule("Game over")
-    console.print(game.render(table.state.view(None), names), highlight=False)
+    # one person may see their own hidden dice at the end; several share the public board
+    final_seat = people[0] if len(people) == 1 else None
+    console.print(game.render(table.state.view(final_seat), names), highlight=False)
     for place, group in enumerate(outcome.ranking, start=1):
         console.print(f"{place}. " + ", ".join(names[s] for s in group), highlight=False)
 

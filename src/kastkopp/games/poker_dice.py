@@ -1024,7 +1024,8 @@ class PokerDice(Game):
         """What the seat to move may do, in words."""
         left = view["max_throws"] - view["throws"][view["seat"]]
         if view["phase"] == CHASE:
-            return f"Reroll to make five aces too ({left} throws left), or accept."
+            return (f"Reroll to make five aces too ({left} throw{'s' if left != 1 else ''} "
+                    "left), or accept.")
         every = hands(view["dice"])
         options = []
         if view["claim"] is not None and not view["thrown"]:
@@ -1032,7 +1033,7 @@ class PokerDice(Game):
         lowest = 0 if view["claim"] is None else \
             self.parse_hand(view["claim"]).strength + 1
         if view["claim"] is not None and left and lowest < len(every):
-            options.append(f"reroll some dice ({left} throws left)")
+            options.append(f"reroll some dice ({left} throw{'s' if left != 1 else ''} left)")
         if lowest < len(every):
             options.append(f"announce {every[lowest]} ({every[lowest].name()}) or higher")
         return "You may " + ", ".join(options[:-1]) + \

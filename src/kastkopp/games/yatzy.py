@@ -1013,9 +1013,7 @@ def render_sheet(view: dict[str, Any], names: Sequence[str], lang: str | None = 
         rows.append((label("average", lang), [average] * n))
         rows.append((label("result", lang), [_cell_text(r) for r in view["results"]]))
 
-    heads = list(names[:n])
-    if "colours" in view:
-        heads = [f"{name} ({text[c]})" for name, c in zip(heads, view["colours"], strict=True)]
+    heads = list(names[:n])  # the colours are for the statistics, not the sheet's heads
     width = max(len(r[0]) for r in rows)
     widths = [max(6, len(h), *(len(r[1][s]) for r in rows)) for s, h in enumerate(heads)]
     lines = []
