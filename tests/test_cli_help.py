@@ -152,3 +152,19 @@ def test_rule_sources_are_named_by_their_titles():
     for path in [ROOT / "README.md", *(ROOT / "docs").glob("*.md"),
                  *(ROOT / "src" / "kastkopp" / "games").glob("*.py")]:
         assert not re.search(r"seeds? 0\d\d", path.read_text(encoding="utf-8")), path
+
+
+def test_the_terminal_speaks_swedish_and_danish():
+    swedish = runner.invoke(app, ["--lang", "sv", "play", "mia", "--players", "Anna,anna"])
+    assert swedish.exit_code == 2
+    assert swedish.stderr.strip() == "fel: två spelare heter 'Anna': ge varje person ett eget namn"
+    # the locale decides when --lang is not given; the engine's refusals follow it
+    danish = runner.invoke(app, ["play", "mia", "--players", "Anna,bot", "--seed", "1"],
+                           input="flyv\nquit\n", env={"LANG": "da_DK.UTF-8", "LC_ALL": ""})
+    assert "Annas tur" in danish.output and "tilladt:" in danish.output
+    assert "'flyv'" in danish.output and "tilladt:" in danish.output
+    english = runner.invoke(app, ["play", "mia", "--players", "Anna,bot", "--seed", "1"],
+                            input="quit\n", env={"LANG": "C.UTF-8", "LC_ALL": ""})
+    assert "Anna's turn" in english.output
+    unknown = runner.invoke(app, ["--lang", "fi", "games"])
+    assert unknown.exit_code == 2 and "unknown language 'fi'" in unknown.stderr

@@ -26,13 +26,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "kastkopp"
 LOCALE = SRC / "locale"
 # The sources the catalog script reads (babel-errors.cfg) and the keywords it extracts.
-SOURCES = [SRC / "engine.py", SRC / "stakes.py", *sorted((SRC / "games").glob("*.py")),
+SOURCES = [SRC / "engine.py", SRC / "stakes.py", SRC / "cli.py", SRC / "cli_support.py",
+           *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
                                                  "hints.py", "origin.py", "bodies.py",
                                                  "series.py"))]
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
           "NotAuthenticated", "ChatError", "HintError")
-KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2)}
+KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2),
+            "say": None, "LogError": None}
 
 
 def extracted() -> set[tuple[str | None, str]]:

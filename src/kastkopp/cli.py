@@ -20,7 +20,17 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table as RichTable
 
-from kastkopp.cli_support import clear_for_hand_over, console, errors, friendly, parse_rules
+from kastkopp.cli_support import (
+    clear_for_hand_over,
+    console,
+    errors,
+    friendly,
+    parse_rules,
+    pick_language,
+    say,
+    set_language,
+    tell,
+)
 from kastkopp.dice import DiceSource, SecureDice, SeededDice
 from kastkopp.engine import (
     Action,
@@ -57,14 +67,19 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
+@friendly
 def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print kastkopp's version and exit.")) -> None:
+                                       help="Print kastkopp's version and exit."),
+          lang: str = typer.Option(None, "--lang", metavar="LANG",
+                                   help="sv, da or en: the language of prompts, tables and "
+                                   "errors (default: the locale, LC_ALL or LANG)")) -> None:
     """kastkopp — the Scandinavian dice games: play them in the terminal, keep score of
     games played with real dice, and ask for odds, solutions and advice.
 
     Every command has its own --help. Shell completion: kastkopp --install-completion
     (bash, zsh, fish or PowerShell), then open a new shell.
     """
+    set_language(pick_language(lang))
 
 
 
@@ -87,7 +102,8 @@ class Seat:
             names = bot_names(game_name)
             name = text[4:].strip() if ":" in text else default_bot(game_name)
             if name not in names:
-                raise RuleError(f"no bot '{name}' for {game_name} (bots: {', '.join(names)})")
+                raise RuleError("no bot '{name}' for {game} (bots: {bots})", name=name,
+                                game=game_name, bots=", ".join(names))
             return cls(f"bot:{name}", name)
         return cls(text, None)
 
@@ -107,8 +123,8 @@ def parse_seats(spec: str, game_name: str) -> list[Seat]:
     twice = next((s.label for s in seats if s.bot is None
                   and people.count(s.label.casefold()) > 1), None)
     if twice is not None:
-        raise RuleError(f"two players are called '{twice}': give each person a name of "
-                        "their own")
+        raise RuleError("two players are called '{name}': give each person a name of "
+                        "their own", name=twice)
     return seats
 
 
@@ -239,7 +255,7 @@ class Narrator:
         """After a hand-over: what this person missed while the others played."""
         missed = self.told[self.seen.get(seat, 0):]
         if missed:
-            console.print("Since your last turn:")
+            console.print(say("Since your last turn:"), highlight=False)
             for text in missed:
                 console.print(text, highlight=False)
         self.seen[seat] = len(self.told)
@@ -259,16 +275,17 @@ class TerminalPlayer(Player):
         name = self.names[self.seat]
         if self.hot_seat:
             console.rule()
-            typer.prompt(f"Pass the dice to {name} and press Enter", default="",
+            typer.prompt(say("Pass the dice to {name} and press Enter", name=name), default="",
                          show_default=False, prompt_suffix=" ")
             clear_for_hand_over()
             if self.narrator is not None:
                 self.narrator.catch_up(self.seat)
-        console.rule(f"{name}'s turn")
+        console.rule(say("{name}'s turn", name=name))
         console.print(self.game.render(view, self.names), highlight=False)
         options = [str(a) for a in legal]
         shown = options if len(options) <= 12 else [*options[:10], "…", options[-1]]
-        console.print(f"[dim]legal: {', '.join(shown)}   (? lists all, quit stops)[/]",
+        console.print("[dim]" + escape(say("legal: {actions}   (? lists all, quit stops)",
+                                           actions=", ".join(shown))) + "[/]",
                       highlight=False)
         while True:
             text = typer.prompt(f"{name}")
@@ -280,13 +297,14 @@ class TerminalPlayer(Player):
             try:
                 action = self.game.parse_action(text)
             except IllegalAction as exc:
-                console.print(f"[red]{self._unreadable(text, exc)}[/]", highlight=False)
+                console.print(f"[red]{escape(self._unreadable(text, exc))}[/]",
+                              highlight=False)
                 continue
             if action in legal:
                 if self._confirmed(view, action):
                     return action
                 continue
-            console.print(f"[red]{self._why_not(action)}[/]", highlight=False)
+            console.print(f"[red]{escape(self._why_not(action))}[/]", highlight=False)
 
     def _confirmed(self, view: dict[str, Any], action: Action) -> bool:
         """Writing nothing in a row while another would score is asked about first.
@@ -303,24 +321,25 @@ class TerminalPlayer(Player):
             return True
         best = sorted(better.items(), key=lambda item: -item[1])[:3]
         offer = ", ".join(f"{r} {v}" for r, v in best)
-        return typer.confirm(f"{action} scores {options[row]} here (instead: {offer}). "
-                             "Write it?", default=False)
+        return typer.confirm(say("{action} scores {points} here (instead: {offer}). "
+                                 "Write it?", action=str(action), points=options[row],
+                                 offer=offer), default=False)
 
     def _unreadable(self, text: str, error: IllegalAction) -> str:
         """The state may explain unreadable text better (what would be legal instead)."""
         try:
             self.table.state.apply(text)
         except IllegalAction as exc:
-            return str(exc)
-        return str(error)
+            return tell(exc)
+        return tell(error)
 
     def _why_not(self, action: Action) -> str:
         """Ask the rules why: applying to the real state explains best (and changes nothing)."""
         try:
             self.table.state.apply(action)
         except IllegalAction as exc:
-            return str(exc)
-        return f"'{action}' is not possible now"
+            return tell(exc)
+        return say("'{action}' is not possible now", action=str(action))
 
 
 def pick(question: str, options: Sequence[str], default: str) -> str:
@@ -331,7 +350,8 @@ def pick(question: str, options: Sequence[str], default: str) -> str:
             return answer
         if answer.isdigit() and 1 <= int(answer) <= len(options):
             return options[int(answer) - 1]
-        console.print(f"[red]choose one of: {', '.join(options)}[/]")
+        console.print("[red]" + escape(say("choose one of: {options}",
+                                           options=", ".join(options))) + "[/]")
 
 
 @app.command("play")
@@ -363,15 +383,16 @@ def play_command(
     """
     games = registered()
     if game_name is None:
-        game_name = pick("Game", sorted(games), "mia")
+        game_name = pick(say("Game"), sorted(games), "mia")
         presets = list(games[game_name].rules_class.PRESETS)
         if presets and preset is None:
-            preset = pick("Preset", presets, presets[0])
+            preset = pick(say("Preset"), presets, presets[0])
         if players is None:
             default = ",".join(["You"] + ["bot"] * (games[game_name].default_players - 1))
-            players = typer.prompt("Players (names, or bot / bot:NAME)", default=default)
+            players = typer.prompt(say("Players (names, or bot / bot:NAME)"), default=default)
     if game_name not in games:
-        raise RuleError(f"unknown game '{game_name}' (games: {', '.join(sorted(games))})")
+        raise RuleError("unknown game '{name}' (games: {known})", name=game_name,
+                        known=", ".join(sorted(games)))
     cls = games[game_name]
     if players is None:
         players = ",".join(["You"] + ["bot"] * (cls.default_players - 1))
@@ -395,7 +416,7 @@ def play_command(
     finally:
         if log is not None:
             log.write_text(table.dumps(), encoding="utf-8")
-    console.rule("Game over")
+    console.rule(say("Game over"))
     # one person may see their own hidden dice at the end; several share the public board
     final_seat = people[0] if len(people) == 1 else None
     console.print(game.render(table.state.view(final_seat), names), highlight=False)
@@ -489,7 +510,7 @@ def simulate_command(
     seats = parse_seats(players, game_name)
     people = [s.label for s in seats if s.bot is None]
     if people:
-        raise RuleError(f"simulate plays bots only; '{people[0]}' is not 'bot:NAME'")
+        raise RuleError("simulate plays bots only; '{name}' is not 'bot:NAME'", name=people[0])
     game = make_game(game_name, preset, rule, len(seats))
     with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("playing", total=games)
@@ -530,13 +551,14 @@ def read_log(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise LogError(f"{path} is not a text file") from None
+        raise LogError("{path} is not a text file", path=str(path)) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise LogError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        raise LogError("{path} is not valid JSON (line {line}: {problem})", path=str(path),
+                       line=exc.lineno, problem=exc.msg) from None
     if not isinstance(data, dict):
-        raise LogError(f"{path} is not a kastkopp log")
+        raise LogError("{path} is not a kastkopp log", path=str(path))
     return data
 
 
@@ -589,15 +611,18 @@ def verify_command(log: Path = typer.Argument(..., metavar="LOG.json",
     problems = verify_log(data)
     if problems:
         for problem in problems:
-            errors.print(f"[bold red]not verified:[/] {escape(problem)}", highlight=False)
+            label = escape(say("not verified:"))
+            errors.print(f"[bold red]{label}[/] {escape(problem)}", highlight=False)
         if (data.get("dice") or {}).get("source") == "secure":
-            errors.print("A terminal game can be checked when it is played with --seed N "
-                         "(kastkopp play GAME --seed N --log FILE).", highlight=False)
+            errors.print(say("A terminal game can be checked when it is played with --seed N "
+                             "(kastkopp play GAME --seed N --log FILE)."), highlight=False)
         raise typer.Exit(1)
     rolls = sum(1 for e in data["events"] if e.get("type") == "roll")
     source = data["dice"]
-    matched = "The roll matches" if rolls == 1 else f"All {rolls} rolls match"
-    console.print(f"{matched} the {source['source']} dice"
+    matched = (say("The roll matches the {source} dice", source=source["source"]) if rolls == 1
+               else say("All {count} rolls match the {source} dice", count=rolls,
+                        source=source["source"]))
+    console.print(matched
                   + (f" (seed hash {source['server_seed_sha256'][:16]}…)"
                      if "server_seed_sha256" in source else "") + ".")
 
