@@ -17,7 +17,6 @@ from typing import Any
 
 import typer
 from rich.markup import escape
-from rich.progress import Progress
 from rich.table import Table as RichTable
 
 from kastkopp.cli_support import (
@@ -512,6 +511,8 @@ def simulate_command(
     if people:
         raise RuleError("simulate plays bots only; '{name}' is not 'bot:NAME'", name=people[0])
     game = make_game(game_name, preset, rule, len(seats))
+    from rich.progress import Progress
+
     with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("playing", total=games)
         rows = simulate(game, seats, games, seed, progress=lambda: bar.advance(task))

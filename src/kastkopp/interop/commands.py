@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import random
 import sys
@@ -47,6 +46,8 @@ def maexchen_server(
     seed: int = typer.Option(None, "--seed", help="reproducible dice and seating"),
 ) -> None:
     """Run a Mäxchen bot-competition server (UDP) playing Mia's maexchen preset."""
+    import asyncio
+
     from kastkopp.interop.maexchen import MaexchenServer
 
     if not 0 <= port < 65536:
@@ -91,6 +92,8 @@ def bot_maexchen(
     verbose: bool = typer.Option(False, "--verbose", help="print every message received"),
 ) -> None:
     """Let a kastkopp bot play Mia on a Mäxchen bot-competition server."""
+    import asyncio
+
     from kastkopp.interop.maexchen import MaexchenClient, bot_names, parse_server
 
     if strategy not in bot_names():

@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from typing import Any
 
 import typer
-from rich.progress import Progress
 from rich.table import Table as RichTable
 
 from kastkopp.cli_support import console, errors, friendly, parse_rules
@@ -42,6 +41,8 @@ def _rules(rule_class: Any, preset: str | None, pairs: list[str]) -> Any:
 @contextmanager
 def _progress(label: str, total: float) -> Iterator[Callable[[float], None]]:
     """A progress bar on the terminal; yields ``update(done)``."""
+    from rich.progress import Progress
+
     with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(label, total=total)
         yield lambda done: bar.update(task, completed=done)
