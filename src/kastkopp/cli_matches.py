@@ -23,6 +23,7 @@ import typer
 from rich.table import Table as RichTable
 
 from kastkopp.cli import (
+    Narrator,
     TerminalPlayer,
     app,
     console,
@@ -78,15 +79,18 @@ class Seating:
         names = list(pair)
         table = Table(game, seats=names, dice=self.dice())
         people = [n for n in names if self.bots[n] is None]
+        seats = [seat for seat, name in enumerate(names) if self.bots[name] is None]
+        narrator = Narrator(table, seats, hot_seat=len(people) > 1)
         actors: list[Player] = []
         for seat, name in enumerate(names):
             bot = self.bots[name]
             actors.append(make_bot(game, bot) if bot is not None
-                          else TerminalPlayer(table, seat, hot_seat=len(people) > 1))
+                          else TerminalPlayer(table, seat, hot_seat=len(people) > 1,
+                                              narrator=narrator))
 
         def narrate(seat: int, action: Action) -> None:
-            if people and self.bots[names[seat]] is not None:
-                console.print(f"[dim]{names[seat]}:[/] {action}", highlight=False)
+            if people:  # games between two bots are played quietly
+                narrator(seat, action)
 
         if people:
             console.rule(f"{pair[0]} against {pair[1]}")
