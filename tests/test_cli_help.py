@@ -169,3 +169,17 @@ def test_the_terminal_speaks_swedish_and_danish():
     assert "Anna's turn" in english.output
     unknown = runner.invoke(app, ["--lang", "fi", "games"])
     assert unknown.exit_code == 2 and "unknown language 'fi'" in unknown.stderr
+
+
+def test_a_sheet_speaks_danish(tmp_path):
+    sheet = tmp_path / "s.sheet"
+    run("sheet", "new", "liars_dice", str(sheet), "--players", "Anna,Ben")
+    for _ in range(5):
+        shown = runner.invoke(app, ["--lang", "da", "sheet", "add", str(sheet), "Ben"],
+                              env={"COLUMNS": "80"}).output
+    flat = re.sub(r"\s+", " ", shown)
+    assert "1. Anna (5 terninger) · 2. Ben (0 terninger, ude i runde 5) — færdigt: Anna vinder" \
+        in flat
+    again = runner.invoke(app, ["--lang", "da", "sheet", "new", "liars_dice", str(sheet),
+                                "--players", "Anna,Ben"])
+    assert "findes allerede" in again.stderr

@@ -29,7 +29,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from kastkopp.cli_support import console, friendly
+from kastkopp.cli_support import console, friendly, language, say
 from kastkopp.engine import RuleError
 
 if TYPE_CHECKING:  # the sheets load the games: only a command that reads a sheet waits
@@ -78,22 +78,42 @@ def render(sheet: Sheet) -> None:
         table.add_row(*(derived.empty if cell is None else escape(cell) for cell in row))
     console.print(table, highlight=False)
     for flag in derived.flags:
-        console.print(f"[yellow]! entry {flag.entry + 1} ({escape(flag.text)}): "
-                      f"{escape(flag.reason)}[/]", highlight=False)
+        warning = say("! entry {number} ({text}): {reason}", number=flag.entry + 1,
+                      text=flag.text, reason=flag.reason)
+        console.print(f"[yellow]{escape(warning)}[/]", highlight=False)
     console.print(escape(standings_line(sheet)), highlight=False)
 
 
 def describe_rules(sheet: Sheet) -> str:
     changed = sheet.changed_rules()
-    preset = f"preset {sheet.preset}" if sheet.preset else "default rules"
+    preset = say("preset {name}", name=sheet.preset) if sheet.preset else say("default rules")
     if not changed:
         return preset
     return preset + ", " + ", ".join(f"{k}={sheet.rule_text(k)}" for k in changed)
 
 
 def ordinal(n: int) -> str:
+    """``1st`` in English; ``1.`` in Swedish and Danish."""
+    if language() != "en":
+        return f"{n}."
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def counted(count: int | str, word: str) -> str:
+    """What a player has left or has made, in the sheet's own unit."""
+    one = count == 1
+    if word == "dice":
+        return say("1 die") if one else say("{count} dice", count=count)
+    if word == "lives":
+        return say("1 life") if one else say("{count} lives", count=count)
+    if word == "points":
+        return say("1 point") if one else say("{count} points", count=count)
+    if word == "total":
+        return say("total {count}", count=count)
+    if word == "balance":
+        return say("balance {count}", count=count)
+    return f"{count} {word}"
 
 
 def standings_line(sheet: Sheet) -> str:
@@ -101,23 +121,22 @@ def standings_line(sheet: Sheet) -> str:
     parts = []
     for s in sorted(derived.standings, key=lambda s: s.place):
         count = s.count if isinstance(s.count, int) else f"{s.count:g}"
-        word = derived.count_name
-        if count == 1:
-            word = {"dice": "die", "lives": "life", "points": "point"}.get(word, word)
-        what = f"{word} {count}" if word in ("total", "balance") else f"{count} {word}"
+        what = counted(count, derived.count_name)
         if s.out is not None:
-            what += f", out in round {s.out}"
+            what += ", " + say("out in round {round}", round=s.out)
         if "result" in s.extra:
-            what += f", result {s.extra['result']:+g}"
+            what += ", " + say("result {result}", result=format(s.extra["result"], "+g"))
         if "winnings" in s.extra:
-            what += f", pot {s.extra['winnings']:+d}"
+            what += ", " + say("pot {pot}", pot=format(s.extra["winnings"], "+d"))
         parts.append(f"{ordinal(s.place)} {s.name} ({what})")
-    state = "finished" if derived.finished else "not finished"
     winners = derived.winners
     if len(winners) == 1:
-        state += f": {winners[0].name} wins"
+        won = say("{name} wins", name=winners[0].name)
     elif winners:
-        state += ": " + " and ".join(w.name for w in winners) + " share the win"
+        won = say("{names} share the win", names=" & ".join(w.name for w in winners))
+    state = (say("finished: {who}", who=won) if derived.finished and winners
+             else say("finished") if derived.finished
+             else say("not finished: {who}", who=won) if winners else say("not finished"))
     return f"{' · '.join(parts)} — {state}"
 
 
@@ -138,12 +157,13 @@ def new_command(
 ) -> None:
     """Start a sheet for GAME in FILE."""
     if file.exists() and not force:
-        raise RuleError(f"{file} already exists (use another name, or --force to replace it)")
+        raise RuleError("{file} already exists (use another name, or --force to replace it)",
+                        file=str(file))
     rules: dict[str, str] = {}
     for pair in rule:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise RuleError(f"write a house rule as name=value, not '{pair}'")
+            raise RuleError("write a house rule as name=value, not '{pair}'", pair=pair)
         rules[name.strip()] = value.strip()
     names = [n.strip() for n in players.split(",")]
     from kastkopp.sheets import Sheet
@@ -186,7 +206,7 @@ def set_command(
     """Change house rules mid-game: everything is derived again from the same entries."""
     for pair in rules:
         if "=" not in pair:
-            raise RuleError(f"write a house rule as name=value, not '{pair}'")
+            raise RuleError("write a house rule as name=value, not '{pair}'", pair=pair)
     render(change(file, *(f"set {shlex.quote(pair)}" for pair in rules)).sheet)
 
 
