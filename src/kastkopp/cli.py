@@ -171,8 +171,12 @@ def games_command(as_json: bool = typer.Option(False, "--json",
         console.print(f"[bold]{game['name']}[/] — {game['title']}, "
                       f"{player_range(players['min'], players['max'])}: {game['summary']}",
                       highlight=False)
-        for preset in game["presets"]:
-            console.print(f"  preset [cyan]{preset['name']}[/]: {preset['help']}")
+        presets = RichTable(show_header=False, box=None, padding=(0, 1, 0, 0))
+        presets.add_column(no_wrap=True)
+        presets.add_column()
+        for preset in game["presets"]:  # a hanging indent: a long help wraps under itself
+            presets.add_row(f"  preset [cyan]{preset['name']}[/]:", preset["help"])
+        console.print(presets, highlight=False)
         table = RichTable(show_header=True, header_style="bold", box=None, padding=(0, 2))
         table.add_column("  rule")
         table.add_column("default")
@@ -183,7 +187,9 @@ def games_command(as_json: bool = typer.Option(False, "--json",
                 limits = f" ({' | '.join(map(str, spec['choices']))})"
             elif spec["min"] is not None:
                 limits = f" ({spec['min']}–{spec['max']})"
-            table.add_row(f"  {spec['name']}", str(spec["default"]), spec["help"] + limits)
+            default = spec["default"]
+            shown = ("yes" if default else "no") if isinstance(default, bool) else str(default)
+            table.add_row(f"  {spec['name']}", shown, spec["help"] + limits)
         console.print(table)
         console.print("  bots: " + ", ".join(b["name"] for b in game["bots"]))
         console.print()
