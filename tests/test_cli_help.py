@@ -183,3 +183,11 @@ def test_a_sheet_speaks_danish(tmp_path):
     again = runner.invoke(app, ["--lang", "da", "sheet", "new", "liars_dice", str(sheet),
                                 "--players", "Anna,Ben"])
     assert "findes allerede" in again.stderr
+
+
+def test_a_sheet_writes_minus_one_way(tmp_path):
+    sheet = tmp_path / "k.sheet"
+    run("sheet", "new", "knack", str(sheet), "--players", "Anna,Ben")
+    shown = run("sheet", "add", str(sheet), "Anna", "3", "Ben", "3", "won", "Ben").output
+    numbers = re.findall(r"[−-]\d+", shown)
+    assert numbers and all(n.startswith("−") for n in numbers), shown

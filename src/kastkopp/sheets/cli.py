@@ -100,9 +100,10 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def counted(count: int | str, word: str) -> str:
+def counted(number: float, word: str) -> str:
     """What a player has left or has made, in the sheet's own unit."""
-    one = count == 1
+    one = number == 1
+    count = (str(number) if isinstance(number, int) else f"{number:g}").replace("-", "−")
     if word == "dice":
         return say("1 die") if one else say("{count} dice", count=count)
     if word == "lives":
@@ -116,18 +117,23 @@ def counted(count: int | str, word: str) -> str:
     return f"{count} {word}"
 
 
+def signed(value: float) -> str:
+    """``+3``, ``−3``: with the minus sign the sheet's cells are written with."""
+    text = f"{value:+d}" if isinstance(value, int) else f"{value:+g}"
+    return text.replace("-", "−")
+
+
 def standings_line(sheet: Sheet) -> str:
     derived = sheet.derive()
     parts = []
     for s in sorted(derived.standings, key=lambda s: s.place):
-        count = s.count if isinstance(s.count, int) else f"{s.count:g}"
-        what = counted(count, derived.count_name)
+        what = counted(s.count, derived.count_name)
         if s.out is not None:
             what += ", " + say("out in round {round}", round=s.out)
         if "result" in s.extra:
-            what += ", " + say("result {result}", result=format(s.extra["result"], "+g"))
+            what += ", " + say("result {result}", result=signed(s.extra["result"]))
         if "winnings" in s.extra:
-            what += ", " + say("pot {pot}", pot=format(s.extra["winnings"], "+d"))
+            what += ", " + say("pot {pot}", pot=signed(s.extra["winnings"]))
         parts.append(f"{ordinal(s.place)} {s.name} ({what})")
     winners = derived.winners
     if len(winners) == 1:

@@ -380,5 +380,5 @@ def rule_text(value: Any) -> str:
 
 
 def signed(value: int) -> str:
-    """A cell as the seed writes it: ``1``, ``0``, ``−1``."""
+    """A cell as Løgneterninger regler writes it: ``1``, ``0``, ``−1``."""
     return f"−{-value}" if value < 0 else str(value)
