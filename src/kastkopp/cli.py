@@ -670,7 +670,9 @@ def odds_command(
     table = RichTable()
     columns = list(rows[0]) if rows else []
     for column in columns:
-        numeric = isinstance(rows[0][column], int | float)
+        numeric = all(isinstance(row[column], int | float)
+                      or str(row[column]).replace("/", "").isdigit() or row[column] == ""
+                      for row in rows)
         table.add_column(column, justify="right" if numeric else "left")
     for row in rows:
         table.add_row(*(_format_cell(row[c]) for c in columns))
