@@ -111,3 +111,13 @@ def test_at_the_end_a_lone_person_sees_their_own_linka_die():
     end = out[out.index("Game over"):]
     anna = next(line for line in end.splitlines() if line.strip().startswith("Anna:"))
     assert "?" not in anna
+
+
+def test_a_slosch_round_is_told_in_swedish():
+    result = runner.invoke(app, ["--lang", "sv", "play", "mia", "--players", "Anna,bot",
+                                 "--seed", "1"], input="21\ncall\n" * 30)
+    flat = re.sub(r"\s+", " ", result.output)
+    assert ("Förra omgången: bot:sensible lyfte koppen på Annas Slosch: det var 64 — Anna "
+            "förlorade 2 liv — Slosch räknas dubbelt.") in flat
+    assert "Omgång 2 · pott 2 Liv: Anna ♥, bot:sensible ♥♥♥" in flat
+    assert "Spelet är slut" in flat

@@ -24,6 +24,7 @@ from kastkopp.cli_support import (
     console,
     errors,
     friendly,
+    language,
     parse_rules,
     pick_language,
     say,
@@ -208,6 +209,12 @@ def plural(count: int, one: str, many: str) -> str:
 # --------------------------------------------------------------------------- play
 
 
+def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> str:
+    """A view as the game draws it, in the player's language when it is not English."""
+    lang = language()
+    return game.render(view if lang == "en" else {**view, "lang": lang}, names)
+
+
 def public_text(action: Action, table: Table, seat: int) -> str:
     """How ``seat``'s action reads to the others: its public form, never hidden dice.
 
@@ -249,7 +256,7 @@ class Narrator:
         last = view.get("last_round")
         if last is not None and last != self.last_round and not self.table.is_over():
             # the public board at a round's start opens with how the last round ended
-            self.tell(escape(self.table.game.render({**view, "history": []}, self.names)))
+            self.tell(escape(board(self.table.game, {**view, "history": []}, self.names)))
         self.last_round = last
 
     def tell(self, text: str) -> None:
@@ -286,7 +293,7 @@ class TerminalPlayer(Player):
             if self.narrator is not None:
                 self.narrator.catch_up(self.seat)
         console.rule(say("{name}'s turn", name=name))
-        console.print(self.game.render(view, self.names), highlight=False)
+        console.print(board(self.game, view, self.names), highlight=False)
         options = [str(a) for a in legal]
         shown = options if len(options) <= 12 else [*options[:10], "…", options[-1]]
         console.print("[dim]" + escape(say("legal: {actions}   (? lists all, quit stops)",
@@ -424,7 +431,7 @@ def play_command(
     console.rule(say("Game over"))
     # one person may see their own hidden dice at the end; several share the public board
     final_seat = people[0] if len(people) == 1 else None
-    console.print(game.render(table.state.view(final_seat), names), highlight=False)
+    console.print(board(game, table.state.view(final_seat), names), highlight=False)
     for place, group in enumerate(outcome.ranking, start=1):
         console.print(f"{place}. " + ", ".join(names[s] for s in group), highlight=False)
 
@@ -595,7 +602,7 @@ def replay_command(log: Path = typer.Argument(..., metavar="LOG.json",
         return
     console.print(f"{table.game.title}: {plural(len(table.events), 'event', 'events')} "
                   "replayed.", highlight=False)
-    console.print(table.game.render(state.view(None), table.seats), highlight=False)
+    console.print(board(table.game, state.view(None), table.seats), highlight=False)
     if table.forfeited is not None:
         console.print(f"{table.seats[table.forfeited]} lost by forfeit.", highlight=False)
     if table.is_over():

@@ -26,6 +26,7 @@ from kastkopp.cli import (
     Narrator,
     TerminalPlayer,
     app,
+    board,
     console,
     friendly,
     make_game,
@@ -102,7 +103,7 @@ class Seating:
                 path = self.logs / f"game-{self.played:03d}.json"
                 path.write_text(table.dumps(), encoding="utf-8")
         if people:
-            console.print(game.render(table.state.view(None), names), highlight=False)
+            console.print(board(game, table.state.view(None), names), highlight=False)
         if len(outcome.winners) != 1:
             return None
         return names[outcome.winners[0]]
