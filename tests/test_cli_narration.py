@@ -121,3 +121,14 @@ def test_a_slosch_round_is_told_in_swedish():
             "förlorade 2 liv — Slosch räknas dubbelt.") in flat
     assert "Omgång 2 · pott 2 Liv: Anna ♥, bot:sensible ♥♥♥" in flat
     assert "Spelet är slut" in flat
+
+
+def test_a_perudo_round_is_told_in_danish():
+    result = runner.invoke(app, ["play", "liars_dice", "--preset", "perudo", "--players",
+                                 "Anna,bot,bot", "--seed", "3"], input="3x5\ndudo\nquit\n",
+                           env={"LANG": "da_DK.UTF-8", "LC_ALL": ""})
+    flat = re.sub(r"\s+", " ", result.output)
+    assert ("Sidste runde: Anna sagde dudo til bot:strong 2s 4x4: der var 3 — bot:strong 2 "
+            "mistede 1 terning.") in flat
+    assert "Bægrene: Anna: 1 3 5 5 6 · bot:strong: 2 2 3 3 6" in flat
+    assert "Runde 2 · 14 terninger på bordet · ettere er jokere" in flat
