@@ -132,3 +132,12 @@ def test_a_perudo_round_is_told_in_danish():
             "mistede 1 terning.") in flat
     assert "Bægrene: Anna: 1 3 5 5 6 · bot:strong: 2 2 3 3 6" in flat
     assert "Runde 2 · 14 terninger på bordet · ettere er jokere" in flat
+
+
+def test_knack_and_linka_boards_in_swedish():
+    knack = runner.invoke(app, ["--lang", "sv", "play", "knack", "--players", "Anna,bot",
+                                "--seed", "2"], input="fold\n" * 6).output
+    assert "Kast 5 · bot:strong vann potten på 2" in knack and "betalat 1, 99 kvar" in knack
+    linka = runner.invoke(app, ["--lang", "sv", "play", "linka", "--players", "Anna,bot",
+                                "--seed", "2"], input="fold\n" * 5).output
+    assert re.search(r"Linka [1-6] [1-6] · pott \d+", linka) and "lagt sig" in linka
