@@ -92,6 +92,7 @@ from kastkopp.engine import (
     term,
     winner_takes_all,
 )
+from kastkopp.locale import spoken
 
 if TYPE_CHECKING:  # numpy loads only when the reroll table is built
     import numpy as np
@@ -986,58 +987,68 @@ class PokerDice(Game):
         return rows[::-1]
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        kind = "poker dice 9-A" if view["dice"] == POKER else "ordinary dice, ace high"
+        lang = view.get("lang")
+        kind = (spoken(lang, "poker dice 9-A") if view["dice"] == POKER
+                else spoken(lang, "ordinary dice, ace high"))
         title = f"Liar Dice · {kind}"
         if view["replays"]:
-            title += f" · dealt again {view['replays']}×"
+            title += spoken(lang, " · dealt again {count}×", count=view["replays"])
         lines = [title]
         if view["opening"]:
             rolls = "; ".join(f"{names[0]} {a}, {names[1]} {b}" for a, b in view["opening"])
-            lines.append(f"Dice for the first call: {rolls}")
+            lines.append(spoken(lang, "Dice for the first call: {rolls}", rolls=rolls))
         if view["caller"] is not None:
-            lines.append(f"{names[view['caller']]} calls first.")
+            lines.append(spoken(lang, "{name} calls first.", name=names[view["caller"]]))
         if view["last_draw"]:
-            lines.append(f"Last deal drawn on five aces: {names[0]} {view['last_draw'][0]}, "
-                         f"{names[1]} {view['last_draw'][1]}")
+            deal = ", ".join(f"{names[s]} {d}" for s, d in enumerate(view["last_draw"]))
+            lines.append(spoken(lang, "Last deal drawn on five aces: {deal}", deal=deal))
         throws = ", ".join(f"{names[s]} {t}/{view['max_throws']}"
                            for s, t in enumerate(view["throws"]))
-        lines.append(f"Throws: {throws}")
+        lines.append(spoken(lang, "Throws: {throws}", throws=throws))
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: {entry['action']}")
         if view["claim"] is not None:
-            lines.append(f"Claim: {view['claim']} — {view['claim_name']} "
-                         f"({names[view['claimant']]})")
+            lines.append(spoken(lang, "Claim: {claim} — {hand} ({name})", claim=view["claim"],
+                                hand=view["claim_name"], name=names[view["claimant"]]))
         if view["shown"] is not None:
-            lines.append(f"{names[view['shown']]} shows five aces: {view['shown_dice']}")
+            lines.append(spoken(lang, "{name} shows five aces: {dice}",
+                                name=names[view["shown"]], dice=view["shown_dice"]))
         if "your_hand" in view:
-            lines.append(f"Your dice: {Hand.of(view['your_faces'], view['dice']).dice_text()}"
-                         f" — {view['your_hand_name']}")
+            lines.append(spoken(lang, "Your dice: {value}", value=Hand.of(
+                view["your_faces"], view["dice"]).dice_text()) + f" — {view['your_hand_name']}")
         if view["to_move"] is not None and view["to_move"] == view["seat"]:
             lines.append(self._hint(view))
         if view["phase"] == OVER:
             shown = ", ".join(f"{names[s]} {d}" for s, d in enumerate(view["revealed"]) if d)
-            lines.append(f"Dice: {shown}")
-            lines.append(f"{names[view['winner']]} won: {view['reason']}.")
+            lines.append(spoken(lang, "Dice: {dice}", dice=shown))
+            lines.append(spoken(lang, "{name} won: {reason}.", name=names[view["winner"]],
+                                reason=view["reason"]))
         return "\n".join(lines)
 
     def _hint(self, view: dict[str, Any]) -> str:
         """What the seat to move may do, in words."""
+        lang = view.get("lang")
         left = view["max_throws"] - view["throws"][view["seat"]]
+        throws = (spoken(lang, "1 throw left") if left == 1
+                  else spoken(lang, "{count} throws left", count=left))
         if view["phase"] == CHASE:
-            return (f"Reroll to make five aces too ({left} throw{'s' if left != 1 else ''} "
-                    "left), or accept.")
+            return spoken(lang, "Reroll to make five aces too ({throws}), or accept.",
+                          throws=throws)
         every = hands(view["dice"])
         options = []
         if view["claim"] is not None and not view["thrown"]:
-            options.append("doubt")
+            options.append(spoken(lang, "doubt"))
         lowest = 0 if view["claim"] is None else \
             self.parse_hand(view["claim"]).strength + 1
         if view["claim"] is not None and left and lowest < len(every):
-            options.append(f"reroll some dice ({left} throw{'s' if left != 1 else ''} left)")
+            options.append(spoken(lang, "reroll some dice ({throws})", throws=throws))
         if lowest < len(every):
-            options.append(f"announce {every[lowest]} ({every[lowest].name()}) or higher")
-        return "You may " + ", ".join(options[:-1]) + \
-            (" or " if len(options) > 1 else "") + options[-1] + "."
+            options.append(spoken(lang, "announce {hand} ({name}) or higher",
+                                  hand=str(every[lowest]), name=every[lowest].name()))
+        if len(options) == 1:
+            return spoken(lang, "You may {choice}.", choice=options[0])
+        return spoken(lang, "You may {choices} or {last}.", choices=", ".join(options[:-1]),
+                      last=options[-1])
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
