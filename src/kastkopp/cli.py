@@ -201,11 +201,6 @@ def player_range(low: int, high: int) -> str:
     return f"{low} players" if low == high else f"{low}–{high} players"
 
 
-def plural(count: int, one: str, many: str) -> str:
-    """``1 roll``, ``2 rolls``."""
-    return f"{count} {one if count == 1 else many}"
-
-
 # --------------------------------------------------------------------------- play
 
 
@@ -533,11 +528,13 @@ def simulate_command(
         console.print_json(json.dumps({"game": game_name, "preset": preset,
                                        "rules": game.rules.changed(), "results": rows}))
         return
-    console.print(f"{plural(games, 'game', 'games')} of {game.title}", style="bold",
+    played = (say("1 game of {game}", game=game.title) if games == 1
+              else say("{count} games of {game}", count=games, game=game.title))
+    console.print(played, style="bold",
                   highlight=False)
     table = RichTable()
-    table.add_column("player", no_wrap=True)
-    for column in ("win rate", "mean payoff", "mean score"):
+    table.add_column(say("player"), no_wrap=True)
+    for column in (say("win rate"), say("mean payoff"), say("mean score")):
         table.add_column(column, justify="right", no_wrap=True)
     for row in rows:
         low, high = row["win_rate_ci95"]
@@ -545,8 +542,8 @@ def simulate_command(
                       f"{row['mean_payoff']:+.3f} ±{_half(row['mean_payoff_ci95']):.3f}",
                       f"{row['mean_score']:.2f} ±{_half(row['mean_score_ci95']):.2f}")
     console.print(table)
-    console.print("In brackets and after ±: the 95% confidence intervals.")
-    console.print(f"An even share is {1 / len(seats):.1%}.")
+    console.print(say("In brackets and after ±: the 95% confidence intervals."))
+    console.print(say("An even share is {share}.", share=format(1 / len(seats), ".1%")))
 
 
 # --------------------------------------------------------------------------- logs
@@ -600,19 +597,24 @@ def replay_command(log: Path = typer.Argument(..., metavar="LOG.json",
             data["forfeited"] = table.forfeited
         console.print_json(json.dumps(data, ensure_ascii=False))
         return
-    console.print(f"{table.game.title}: {plural(len(table.events), 'event', 'events')} "
-                  "replayed.", highlight=False)
+    count = len(table.events)
+    replayed = (say("{game}: 1 event replayed.", game=table.game.title) if count == 1
+                else say("{game}: {count} events replayed.", game=table.game.title,
+                         count=count))
+    console.print(replayed, highlight=False)
     console.print(board(table.game, state.view(None), table.seats), highlight=False)
     if table.forfeited is not None:
-        console.print(f"{table.seats[table.forfeited]} lost by forfeit.", highlight=False)
+        console.print(say("{name} lost by forfeit.", name=table.seats[table.forfeited]),
+                      highlight=False)
     if table.is_over():
         for place, group in enumerate(table.outcome().ranking, start=1):
             console.print(f"{place}. " + ", ".join(table.seats[s] for s in group),
                           highlight=False)
     else:
         to_move = state.to_move()
-        console.print("The game is not over" + (f"; {table.seats[to_move]} is to move."
-                                                 if to_move is not None else "."))
+        console.print(say("The game is not over; {name} is to move.",
+                          name=table.seats[to_move]) if to_move is not None
+                      else say("The game is not over."), highlight=False)
 
 
 @app.command("verify")
