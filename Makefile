@@ -18,7 +18,9 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)
 	$(BIN)/mypy
 	scripts/install-chromium.sh
-	env $$(scripts/services.sh start) $(BIN)/pytest
+	services=$$(scripts/services.sh start) && \
+	trap 'env $$services scripts/services.sh stop' EXIT INT TERM && \
+	env $$services $(BIN)/pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)

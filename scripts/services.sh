@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Start (installing from Debian's packages if needed) the PostgreSQL and Redis that the
-# server's tests use, on loopback ports of their own, with data under /tmp.
+# server's tests use: on free loopback ports, with their data in a new folder of their own,
+# so two checkouts can test at once.
 #
-#   scripts/services.sh start     # prints the environment the tests read
-#   scripts/services.sh stop
+#   env=$(scripts/services.sh start)     # prints the environment the tests read
+#   env $env scripts/services.sh stop    # stops both and removes their folder
 #
-# The tests read KASTKOPP_TEST_POSTGRES and KASTKOPP_TEST_REDIS; `make test` sets them.
+# The tests read KASTKOPP_TEST_POSTGRES and KASTKOPP_TEST_REDIS; `make test` sets them and
+# stops the services when the tests end, however they end. KASTKOPP_PG_PORT,
+# KASTKOPP_REDIS_PORT and KASTKOPP_SERVICES_DIR choose the ports and the folder instead.
 set -euo pipefail
 
-PG_PORT=${KASTKOPP_PG_PORT:-54329}
-REDIS_PORT=${KASTKOPP_REDIS_PORT:-63799}
-BASE=${KASTKOPP_SERVICES_DIR:-/tmp/kastkopp-services}
-PG_DATA=$BASE/pg
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+PG_PORT=${KASTKOPP_PG_PORT:-}
+REDIS_PORT=${KASTKOPP_REDIS_PORT:-}
+BASE=${KASTKOPP_SERVICES_DIR:-}
 RUN_AS=()
 
 pg_bin() {
@@ -73,8 +79,18 @@ start_redis() {
     fi
 }
 
+where() {  # what 'stop' needs to find the services again
+    echo "KASTKOPP_PG_PORT=$PG_PORT"
+    echo "KASTKOPP_REDIS_PORT=$REDIS_PORT"
+    echo "KASTKOPP_SERVICES_DIR=$BASE"
+}
+
 case "${1:-start}" in
     start)
+        [ -n "$PG_PORT" ] || PG_PORT=$(free_port)
+        [ -n "$REDIS_PORT" ] || REDIS_PORT=$(free_port)
+        [ -n "$BASE" ] || BASE=$(mktemp -d "${TMPDIR:-/tmp}/kastkopp-services.XXXXXX")
+        PG_DATA=$BASE/pg
         if [ "${CI:-}" = "true" ]; then
             install_missing
             start_postgres
@@ -82,17 +98,29 @@ case "${1:-start}" in
         else
             # On a developer's machine a missing service only makes its tests skip.
             (install_missing) || echo "services.sh: PostgreSQL/Redis tests will skip" >&2
-            (start_postgres) >&2 || { echo "services.sh: PostgreSQL did not start" >&2; exit 0; }
-            (start_redis) >&2 || { echo "services.sh: Redis did not start" >&2; exit 0; }
+            (start_postgres) >&2 || { echo "services.sh: PostgreSQL did not start" >&2
+                                      where; exit 0; }
+            (start_redis) >&2 || { echo "services.sh: Redis did not start" >&2; where; exit 0; }
         fi
         echo "KASTKOPP_TEST_POSTGRES=postgresql+psycopg://kastkopp@127.0.0.1:$PG_PORT/kastkopp"
         echo "KASTKOPP_TEST_REDIS=redis://127.0.0.1:$REDIS_PORT/0"
+        where
         ;;
     stop)
+        if [ -z "$BASE" ] || [ -z "$PG_PORT" ] || [ -z "$REDIS_PORT" ]; then
+            echo "services.sh stop: run it in the environment 'start' printed" >&2
+            exit 2
+        fi
+        PG_DATA=$BASE/pg
         bin=$(pg_bin)
         [ "$(id -u)" -ne 0 ] || RUN_AS=(runuser -u postgres --)
-        "${RUN_AS[@]}" "$bin/pg_ctl" -D "$PG_DATA" -m fast stop >&2 || true
+        if [ -n "$bin" ] && [ -d "$PG_DATA" ]; then
+            "${RUN_AS[@]}" "$bin/pg_ctl" -D "$PG_DATA" -m fast stop >&2 || true
+        fi
         redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
+        case "$BASE" in  # only a folder start made
+            */kastkopp-services.*) rm -rf "$BASE" ;;
+        esac
         ;;
     *)
         echo "usage: scripts/services.sh start|stop" >&2

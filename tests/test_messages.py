@@ -26,14 +26,17 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "kastkopp"
 LOCALE = SRC / "locale"
 # The sources the catalog script reads (babel-errors.cfg) and the keywords it extracts.
-SOURCES = [SRC / "engine.py", SRC / "stakes.py", *sorted((SRC / "games").glob("*.py")),
+SOURCES = [SRC / "engine.py", SRC / "stakes.py", SRC / "cli.py", SRC / "cli_support.py",
+           SRC / "sheets" / "cli.py",
+           *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
                                                  "hints.py", "origin.py", "bodies.py",
                                                  "series.py", "review.py")),
            SRC / "strategy" / "review.py", SRC / "strategy" / "yatzy_review.py"]
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
           "NotAuthenticated", "ChatError", "HintError", "ReviewError")
-KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2)}
+KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2),
+            "say": None, "LogError": None, "spoken": (2,)}
 
 
 def extracted() -> set[tuple[str | None, str]]:

@@ -111,4 +111,5 @@ def test_a_poker_menteur_pick_up_reads_as_a_count_to_the_others():
     theirs = [e["action"] for e in table.events_seen_by(1 - seat) if e["type"] == "action"]
     anyone = [e["action"] for e in table.events_seen_by(None) if e["type"] == "action"]
     assert mine[-1] == str(pick)
-    assert theirs[-1] == anyone[-1] == f"reroll {len(pick.faces)} dice"
+    count = len(pick.faces)
+    assert theirs[-1] == anyone[-1] == f"reroll {count} {'die' if count == 1 else 'dice'}"

@@ -17,10 +17,20 @@ from typing import Any
 
 import typer
 from rich.markup import escape
-from rich.progress import Progress
 from rich.table import Table as RichTable
 
-from kastkopp.cli_support import clear_for_hand_over, console, errors, friendly, parse_rules
+from kastkopp.cli_support import (
+    clear_for_hand_over,
+    console,
+    errors,
+    friendly,
+    language,
+    parse_rules,
+    pick_language,
+    say,
+    set_language,
+    tell,
+)
 from kastkopp.dice import DiceSource, SecureDice, SeededDice
 from kastkopp.engine import (
     Action,
@@ -41,9 +51,35 @@ from kastkopp.sheets.cli import sheet_app
 from kastkopp.strategy import bot_help, bot_names, make_bot
 from kastkopp.strategy.cli import register as register_solvers
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="kastkopp — the Scandinavian dice games.")
+# Plain help (no rich panels): it starts faster and shows no Python type labels; options
+# name what they take with their own metavars.
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                  context_settings={"help_option_names": ["-h", "--help"]})
 app.add_typer(sheet_app, name="sheet")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from kastkopp import __version__
+
+        console.print(f"kastkopp {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+@friendly
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print kastkopp's version and exit."),
+          lang: str = typer.Option(None, "--lang", metavar="LANG",
+                                   help="sv, da or en: the language of prompts, tables and "
+                                   "errors (default: the locale, LC_ALL or LANG)")) -> None:
+    """kastkopp — the Scandinavian dice games: play them in the terminal, keep score of
+    games played with real dice, and ask for odds, solutions and advice.
+
+    Every command has its own --help. Shell completion: kastkopp --install-completion
+    (bash, zsh, fish or PowerShell), then open a new shell.
+    """
+    set_language(pick_language(lang))
 
 
 
@@ -66,7 +102,8 @@ class Seat:
             names = bot_names(game_name)
             name = text[4:].strip() if ":" in text else default_bot(game_name)
             if name not in names:
-                raise RuleError(f"no bot '{name}' for {game_name} (bots: {', '.join(names)})")
+                raise RuleError("no bot '{name}' for {game} (bots: {bots})", name=name,
+                                game=game_name, bots=", ".join(names))
             return cls(f"bot:{name}", name)
         return cls(text, None)
 
@@ -81,7 +118,14 @@ def default_bot(game_name: str) -> str:
 
 
 def parse_seats(spec: str, game_name: str) -> list[Seat]:
-    return [Seat.parse(part, game_name) for part in spec.split(",")]
+    seats = [Seat.parse(part, game_name) for part in spec.split(",")]
+    people = [s.label.casefold() for s in seats if s.bot is None]
+    twice = next((s.label for s in seats if s.bot is None
+                  and people.count(s.label.casefold()) > 1), None)
+    if twice is not None:
+        raise RuleError("two players are called '{name}': give each person a name of "
+                        "their own", name=twice)
+    return seats
 
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
@@ -103,7 +147,8 @@ def make_game(name: str, preset: str | None, rules: Sequence[str], players: int)
 
 @app.command("games")
 @friendly
-def games_command(as_json: bool = typer.Option(False, "--json", help="machine-readable")) -> None:
+def games_command(as_json: bool = typer.Option(False, "--json",
+                                               help="print JSON for programs")) -> None:
     """List the games, their presets, house rules and bots."""
     listing = []
     for name, cls in sorted(registered().items()):
@@ -125,9 +170,14 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="machine-re
     for game in listing:
         players = game["players"]
         console.print(f"[bold]{game['name']}[/] — {game['title']}, "
-                      f"{players['min']}–{players['max']} players: {game['summary']}")
-        for preset in game["presets"]:
-            console.print(f"  preset [cyan]{preset['name']}[/]: {preset['help']}")
+                      f"{player_range(players['min'], players['max'])}: {game['summary']}",
+                      highlight=False)
+        presets = RichTable(show_header=False, box=None, padding=(0, 1, 0, 0))
+        presets.add_column(no_wrap=True)
+        presets.add_column()
+        for preset in game["presets"]:  # a hanging indent: a long help wraps under itself
+            presets.add_row(f"  preset [cyan]{preset['name']}[/]:", preset["help"])
+        console.print(presets, highlight=False)
         table = RichTable(show_header=True, header_style="bold", box=None, padding=(0, 2))
         table.add_column("  rule")
         table.add_column("default")
@@ -138,35 +188,111 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="machine-re
                 limits = f" ({' | '.join(map(str, spec['choices']))})"
             elif spec["min"] is not None:
                 limits = f" ({spec['min']}–{spec['max']})"
-            table.add_row(f"  {spec['name']}", str(spec["default"]), spec["help"] + limits)
+            default = spec["default"]
+            shown = ("yes" if default else "no") if isinstance(default, bool) else str(default)
+            table.add_row(f"  {spec['name']}", shown, spec["help"] + limits)
         console.print(table)
         console.print("  bots: " + ", ".join(b["name"] for b in game["bots"]))
         console.print()
 
 
+def player_range(low: int, high: int) -> str:
+    """``2 players``, ``2–10 players``."""
+    return f"{low} players" if low == high else f"{low}–{high} players"
+
+
 # --------------------------------------------------------------------------- play
+
+
+def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> str:
+    """A view as the game draws it, in the player's language when it is not English."""
+    lang = language()
+    return game.render(view if lang == "en" else {**view, "lang": lang}, names)
+
+
+def public_text(action: Action, table: Table, seat: int) -> str:
+    """How ``seat``'s action reads to the others: its public form, never hidden dice.
+
+    An action that knows its public form says it; otherwise the table's public record
+    (the public view's history, which the game words for every seat) does.
+    """
+    public = getattr(action, "public", None)
+    if callable(public):
+        return str(public())
+    history = table.state.view(None).get("history") or []
+    last = history[-1] if history else None
+    if isinstance(last, dict) and last.get("seat") == seat:
+        return str(last.get("action"))
+    return str(action)
+
+
+class Narrator:
+    """Everything the whole table may know, told as it happens and kept for the hot seat.
+
+    Each action is told in its public form; when a round ends, its result is told from the
+    public view (who called, what the cups showed, who lost what). In the hot seat each
+    person is told, after the hand-over clears the screen, what happened since their turn.
+    """
+
+    def __init__(self, table: Table, people: Sequence[int], hot_seat: bool) -> None:
+        self.table, self.names, self.hot_seat = table, table.seats, hot_seat
+        self.people = set(people)
+        self.told: list[str] = []
+        self.seen = {seat: 0 for seat in people}
+        self.last_round = table.state.view(None).get("last_round")
+
+    def __call__(self, seat: int, action: Action) -> None:
+        if seat in self.people:
+            self.seen[seat] = len(self.told)
+        if seat not in self.people or self.hot_seat:
+            text = public_text(action, self.table, seat)
+            self.tell(f"[dim]{escape(self.names[seat])}:[/] {escape(text)}")
+        view = self.table.state.view(None)
+        last = view.get("last_round")
+        if last is not None and last != self.last_round and not self.table.is_over():
+            # the public board at a round's start opens with how the last round ended
+            self.tell(escape(board(self.table.game, {**view, "history": []}, self.names)))
+        self.last_round = last
+
+    def tell(self, text: str) -> None:
+        self.told.append(text)
+        console.print(text, highlight=False)
+
+    def catch_up(self, seat: int) -> None:
+        """After a hand-over: what this person missed while the others played."""
+        missed = self.told[self.seen.get(seat, 0):]
+        if missed:
+            console.print(say("Since your last turn:"), highlight=False)
+            for text in missed:
+                console.print(text, highlight=False)
+        self.seen[seat] = len(self.told)
 
 
 class TerminalPlayer(Player):
     """A person at the keyboard, seeing only their own seat's view."""
 
-    def __init__(self, table: Table, seat: int, hot_seat: bool) -> None:
+    def __init__(self, table: Table, seat: int, hot_seat: bool,
+                 narrator: Narrator | None = None) -> None:
         self.table, self.game, self.seat = table, table.game, seat
         self.names, self.hot_seat = table.seats, hot_seat
+        self.narrator = narrator
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
         name = self.names[self.seat]
         if self.hot_seat:
             console.rule()
-            typer.prompt(f"Pass the dice to {name} and press Enter", default="",
+            typer.prompt(say("Pass the dice to {name} and press Enter", name=name), default="",
                          show_default=False, prompt_suffix=" ")
             clear_for_hand_over()
-        console.rule(f"{name}'s turn")
-        console.print(self.game.render(view, self.names), highlight=False)
+            if self.narrator is not None:
+                self.narrator.catch_up(self.seat)
+        console.rule(say("{name}'s turn", name=name))
+        console.print(board(self.game, view, self.names), highlight=False)
         options = [str(a) for a in legal]
         shown = options if len(options) <= 12 else [*options[:10], "…", options[-1]]
-        console.print(f"[dim]legal: {', '.join(shown)}   (? lists all, quit stops)[/]",
+        console.print("[dim]" + escape(say("legal: {actions}   (? lists all, quit stops)",
+                                           actions=", ".join(shown))) + "[/]",
                       highlight=False)
         while True:
             text = typer.prompt(f"{name}")
@@ -178,27 +304,49 @@ class TerminalPlayer(Player):
             try:
                 action = self.game.parse_action(text)
             except IllegalAction as exc:
-                console.print(f"[red]{self._unreadable(text, exc)}[/]", highlight=False)
+                console.print(f"[red]{escape(self._unreadable(text, exc))}[/]",
+                              highlight=False)
                 continue
             if action in legal:
-                return action
-            console.print(f"[red]{self._why_not(action)}[/]", highlight=False)
+                if self._confirmed(view, action):
+                    return action
+                continue
+            console.print(f"[red]{escape(self._why_not(action))}[/]", highlight=False)
+
+    def _confirmed(self, view: dict[str, Any], action: Action) -> bool:
+        """Writing nothing in a row while another would score is asked about first.
+
+        A view that offers ``options`` (what writing in each row gives now) and an action that
+        names its ``row`` are all this needs to know of the game.
+        """
+        options = view.get("options")
+        row = getattr(action, "row", None)
+        if not isinstance(options, dict) or row not in options or options[row] not in (0, "-"):
+            return True
+        better = {r: v for r, v in options.items() if isinstance(v, int) and v > 0}
+        if not better:
+            return True
+        best = sorted(better.items(), key=lambda item: -item[1])[:3]
+        offer = ", ".join(f"{r} {v}" for r, v in best)
+        return typer.confirm(say("{action} scores {points} here (instead: {offer}). "
+                                 "Write it?", action=str(action), points=options[row],
+                                 offer=offer), default=False)
 
     def _unreadable(self, text: str, error: IllegalAction) -> str:
         """The state may explain unreadable text better (what would be legal instead)."""
         try:
             self.table.state.apply(text)
         except IllegalAction as exc:
-            return str(exc)
-        return str(error)
+            return tell(exc)
+        return tell(error)
 
     def _why_not(self, action: Action) -> str:
         """Ask the rules why: applying to the real state explains best (and changes nothing)."""
         try:
             self.table.state.apply(action)
         except IllegalAction as exc:
-            return str(exc)
-        return f"'{action}' is not possible now"
+            return tell(exc)
+        return say("'{action}' is not possible now", action=str(action))
 
 
 def pick(question: str, options: Sequence[str], default: str) -> str:
@@ -209,32 +357,49 @@ def pick(question: str, options: Sequence[str], default: str) -> str:
             return answer
         if answer.isdigit() and 1 <= int(answer) <= len(options):
             return options[int(answer) - 1]
-        console.print(f"[red]choose one of: {', '.join(options)}[/]")
+        console.print("[red]" + escape(say("choose one of: {options}",
+                                           options=", ".join(options))) + "[/]")
 
 
 @app.command("play")
 @friendly
 def play_command(
-    game_name: str = typer.Argument(None, metavar="[GAME]", help="game to play (asks if left out)"),
-    preset: str = typer.Option(None, "--preset", help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value (repeatable)"),
-    players: str = typer.Option(None, "--players",
-                                help='who sits where, e.g. "Anna,bot,bot:random"'),
-    seed: int = typer.Option(None, "--seed", help="reproducible dice (default: secure dice)"),
-    log: Path = typer.Option(None, "--log", help="write the game's log to this file"),
+    game_name: str = typer.Argument(None, metavar="GAME", show_default=False,
+                                    help="the game to play ('kastkopp games' lists them; "
+                                    "asks if left out)"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set, e.g. perudo ('kastkopp games' lists "
+                               "each game's)"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule, e.g. lives=5 (repeatable)"),
+    players: str = typer.Option(None, "--players", metavar="NAMES",
+                                help='who sits where, in order: names for people, bot or '
+                                'bot:NAME for bots, e.g. "Anna,bot,bot:random" (default: '
+                                'You and bots)'),
+    seed: int = typer.Option(None, "--seed", metavar="N",
+                             help="reproducible dice, needed for 'kastkopp verify' to check "
+                             "the log (default: secure dice)"),
+    log: Path = typer.Option(None, "--log", metavar="FILE",
+                             help="write the game's log to FILE (to replay or verify)"),
 ) -> None:
-    """Play in the terminal: hot seat for people, bots in the other seats."""
+    """Play in the terminal: hot seat for people, bots in the other seats.
+
+    At your turn type an action as the legal list shows it (e.g. "bid 3x5", "dudo"), "?"
+    for every legal action, or "quit" to stop. With several people at the keyboard the
+    screen is cleared between turns, and each is told what happened since their last one.
+    """
     games = registered()
     if game_name is None:
-        game_name = pick("Game", sorted(games), "mia")
+        game_name = pick(say("Game"), sorted(games), "mia")
         presets = list(games[game_name].rules_class.PRESETS)
         if presets and preset is None:
-            preset = pick("Preset", presets, presets[0])
+            preset = pick(say("Preset"), presets, presets[0])
         if players is None:
             default = ",".join(["You"] + ["bot"] * (games[game_name].default_players - 1))
-            players = typer.prompt("Players (names, or bot / bot:NAME)", default=default)
+            players = typer.prompt(say("Players (names, or bot / bot:NAME)"), default=default)
     if game_name not in games:
-        raise RuleError(f"unknown game '{game_name}' (games: {', '.join(sorted(games))})")
+        raise RuleError("unknown game '{name}' (games: {known})", name=game_name,
+                        known=", ".join(sorted(games)))
     cls = games[game_name]
     if players is None:
         players = ",".join(["You"] + ["bot"] * (cls.default_players - 1))
@@ -243,27 +408,25 @@ def play_command(
     names = seat_names(seats)
     dice: DiceSource = SecureDice() if seed is None else SeededDice(seed)
     table = Table(game, seats=names, dice=dice)
-    humans = sum(1 for s in seats if s.bot is None)
+    people = [i for i, s in enumerate(seats) if s.bot is None]
+    narrator = Narrator(table, people, hot_seat=len(people) > 1)
     actors: list[Player] = []
     for i, seat in enumerate(seats):
         if seat.bot is None:
-            actors.append(TerminalPlayer(table, i, hot_seat=humans > 1))
+            actors.append(TerminalPlayer(table, i, hot_seat=len(people) > 1,
+                                         narrator=narrator))
         else:
             actors.append(make_bot(game, seat.bot))
-
-    def narrate(seat: int, action: Action) -> None:
-        # told as every other seat may read it: a bot's pick-up names no dice
-        if seats[seat].bot is not None:
-            console.print(f"[dim]{names[seat]}:[/] {action.public()}", highlight=False)
-
     rng = random.Random(seed)
     try:
-        outcome = play_out(table, actors, rng, on_action=narrate)
+        outcome = play_out(table, actors, rng, on_action=narrator)
     finally:
         if log is not None:
             log.write_text(table.dumps(), encoding="utf-8")
-    console.rule("Game over")
-    console.print(game.render(table.state.view(None), names), highlight=False)
+    console.rule(say("Game over"))
+    # one person may see their own hidden dice at the end; several share the public board
+    final_seat = people[0] if len(people) == 1 else None
+    console.print(board(game, table.state.view(final_seat), names), highlight=False)
     for place, group in enumerate(outcome.ranking, start=1):
         console.print(f"{place}. " + ", ".join(names[s] for s in group), highlight=False)
 
@@ -330,23 +493,34 @@ def simulate(game: Game, seats: Sequence[Seat], games: int, seed: int,
     return rows
 
 
+def _half(interval: Sequence[float]) -> float:
+    return (interval[1] - interval[0]) / 2
+
+
 @app.command("simulate")
 @friendly
 def simulate_command(
-    game_name: str = typer.Argument(..., metavar="GAME"),
-    players: str = typer.Option(..., "--players", help='bots, e.g. "bot:sensible,bot:random"'),
-    games: int = typer.Option(1000, "--games", min=1, help="how many games"),
-    seed: int = typer.Option(0, "--seed"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
-    as_json: bool = typer.Option(False, "--json"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="the game to simulate"),
+    players: str = typer.Option(..., "--players", metavar="BOTS",
+                                help='the bots, in seat order, e.g. "bot:sensible,bot:random" '
+                                '(seats rotate every game)'),
+    games: int = typer.Option(1000, "--games", min=1, metavar="N", help="how many games"),
+    seed: int = typer.Option(0, "--seed", metavar="N",
+                             help="the seed of the dice and the bots' choices (the same seed "
+                             "gives the same results)"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Bots against bots: win rates and mean winnings with 95% confidence intervals."""
     seats = parse_seats(players, game_name)
     people = [s.label for s in seats if s.bot is None]
     if people:
-        raise RuleError(f"simulate plays bots only; '{people[0]}' is not 'bot:NAME'")
+        raise RuleError("simulate plays bots only; '{name}' is not 'bot:NAME'", name=people[0])
     game = make_game(game_name, preset, rule, len(seats))
+    from rich.progress import Progress
+
     with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("playing", total=games)
         rows = simulate(game, seats, games, seed, progress=lambda: bar.advance(task))
@@ -354,44 +528,65 @@ def simulate_command(
         console.print_json(json.dumps({"game": game_name, "preset": preset,
                                        "rules": game.rules.changed(), "results": rows}))
         return
-    table = RichTable(title=f"{games} games of {game.title}")
-    for column in ("player", "win rate", "95% interval", "mean payoff", "95% interval ",
-                   "mean score", "95% interval  "):
-        table.add_column(column)
+    played = (say("1 game of {game}", game=game.title) if games == 1
+              else say("{count} games of {game}", count=games, game=game.title))
+    console.print(played, style="bold",
+                  highlight=False)
+    table = RichTable()
+    table.add_column(say("player"), no_wrap=True)
+    for column in (say("win rate"), say("mean payoff"), say("mean score")):
+        table.add_column(column, justify="right", no_wrap=True)
     for row in rows:
         low, high = row["win_rate_ci95"]
-        mlow, mhigh = row["mean_payoff_ci95"]
-        slow, shigh = row["mean_score_ci95"]
-        table.add_row(row["player"], f"{row['win_rate']:.1%}", f"{low:.1%} – {high:.1%}",
-                      f"{row['mean_payoff']:+.3f}", f"{mlow:+.3f} – {mhigh:+.3f}",
-                      f"{row['mean_score']:.2f}", f"{slow:.2f} – {shigh:.2f}")
+        table.add_row(row["player"], f"{row['win_rate']:.1%} ({low:.1%}–{high:.1%})",
+                      f"{row['mean_payoff']:+.3f} ±{_half(row['mean_payoff_ci95']):.3f}",
+                      f"{row['mean_score']:.2f} ±{_half(row['mean_score_ci95']):.2f}")
     console.print(table)
-    console.print(f"An even share is {1 / len(seats):.1%}.")
+    console.print(say("In brackets and after ±: the 95 percent confidence intervals."))
+    console.print(say("An even share is {share}.", share=format(1 / len(seats), ".1%")))
 
 
 # --------------------------------------------------------------------------- logs
+
+
+def error_json(error: KastkoppError | OSError) -> dict[str, Any]:
+    """An error for programs that asked for JSON: its text, and its template to translate."""
+    if isinstance(error, KastkoppError):
+        from kastkopp.locale.messages import error_json as message_json
+
+        return message_json(error)
+    return {"error": f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")}
 
 
 def read_log(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise LogError(f"{path} is not a text file") from None
+        raise LogError("{path} is not a text file", path=str(path)) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise LogError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        raise LogError("{path} is not valid JSON (line {line}: {problem})", path=str(path),
+                       line=exc.lineno, problem=exc.msg) from None
     if not isinstance(data, dict):
-        raise LogError(f"{path} is not a kastkopp log")
+        raise LogError("{path} is not a kastkopp log", path=str(path))
     return data
 
 
 @app.command("replay")
 @friendly
-def replay_command(log: Path = typer.Argument(..., metavar="LOG.json"),
-                   as_json: bool = typer.Option(False, "--json")) -> None:
+def replay_command(log: Path = typer.Argument(..., metavar="LOG.json",
+                                             help="a game's log (play --log writes one)"),
+                   as_json: bool = typer.Option(False, "--json",
+                                                help="print JSON for programs")) -> None:
     """Replay a log: the final position and outcome, or the first illegal event and why."""
-    table = Table.from_json(read_log(log))
+    try:
+        table = Table.from_json(read_log(log))
+    except (KastkoppError, OSError) as exc:
+        if not as_json:
+            raise
+        console.print_json(json.dumps(error_json(exc), ensure_ascii=False))
+        raise typer.Exit(2) from None
     state = table.state
     if as_json:
         data: dict[str, Any] = {"events": len(table.events), "over": table.is_over(),
@@ -402,23 +597,31 @@ def replay_command(log: Path = typer.Argument(..., metavar="LOG.json"),
             data["forfeited"] = table.forfeited
         console.print_json(json.dumps(data, ensure_ascii=False))
         return
-    console.print(f"{table.game.title}: {len(table.events)} events replayed.")
-    console.print(table.game.render(state.view(None), table.seats), highlight=False)
+    count = len(table.events)
+    replayed = (say("{game}: 1 event replayed.", game=table.game.title) if count == 1
+                else say("{game}: {count} events replayed.", game=table.game.title,
+                         count=count))
+    console.print(replayed, highlight=False)
+    console.print(board(table.game, state.view(None), table.seats), highlight=False)
     if table.forfeited is not None:
-        console.print(f"{table.seats[table.forfeited]} lost by forfeit.", highlight=False)
+        console.print(say("{name} lost by forfeit.", name=table.seats[table.forfeited]),
+                      highlight=False)
     if table.is_over():
         for place, group in enumerate(table.outcome().ranking, start=1):
             console.print(f"{place}. " + ", ".join(table.seats[s] for s in group),
                           highlight=False)
     else:
         to_move = state.to_move()
-        console.print("The game is not over" + (f"; {table.seats[to_move]} is to move."
-                                                 if to_move is not None else "."))
+        console.print(say("The game is not over; {name} is to move.",
+                          name=table.seats[to_move]) if to_move is not None
+                      else say("The game is not over."), highlight=False)
 
 
 @app.command("verify")
 @friendly
-def verify_command(log: Path = typer.Argument(..., metavar="LOG.json")) -> None:
+def verify_command(log: Path = typer.Argument(..., metavar="LOG.json",
+                                             help="a game's log (play --seed N --log FILE "
+                                             "writes a checkable one)")) -> None:
     """Check a log's seeds and every roll, and that the log goes to the game's end.
 
     Exit code 0: verified and complete; 1: a seed or roll does not check out; 3: every
@@ -427,21 +630,30 @@ def verify_command(log: Path = typer.Argument(..., metavar="LOG.json")) -> None:
     result = check_log(data)
     if result.problems:
         for problem in result.problems:
-            errors.print(f"[bold red]not verified:[/] {escape(problem)}", highlight=False)
+            label = escape(say("not verified:"))
+            errors.print(f"[bold red]{label}[/] {escape(problem)}", highlight=False)
+        if (data.get("dice") or {}).get("source") == "secure":
+            errors.print(say("A terminal game can be checked when it is played with --seed N "
+                             "(kastkopp play GAME --seed N --log FILE)."), highlight=False)
         raise typer.Exit(1)
     source = data["dice"]
     for c in result.contributions:
-        console.print(f"Seat {c.seat + 1} ({escape(c.name)}) contributed the seed "
-                      f"{escape(c.seed)}.", highlight=False)
-    matched = (f"{result.rolls} rolls match the {source['source']} dice"
-               + (f" (seed hash {source['server_seed_sha256'][:16]}…)"
-                  if "server_seed_sha256" in source else ""))
+        console.print(say("Seat {seat} ({name}) contributed the seed {seed}.", seat=c.seat + 1,
+                          name=escape(c.name), seed=escape(c.seed)), highlight=False)
+    rolls = result.rolls
+    matched = (say("The roll matches the {source} dice", source=source["source"]) if rolls == 1
+               else say("All {count} rolls match the {source} dice", count=rolls,
+                        source=source["source"]))
+    matched += (f" (seed hash {source['server_seed_sha256'][:16]}…)"
+                if "server_seed_sha256" in source else "")
     if not result.complete:
-        errors.print(f"[bold yellow]incomplete:[/] {matched}, but {result.unfinished}; "
-                     "this is not a whole game.", highlight=False)
+        label = escape(say("incomplete:"))
+        errors.print(f"[bold yellow]{label}[/] " + say(
+            "{matched}, but {why}; this is not a whole game.", matched=matched,
+            why=result.unfinished), highlight=False)
         raise typer.Exit(3)
-    console.print(f"Verified: all {matched}, and the log goes to the game's end.",
-                  highlight=False)
+    console.print(say("Verified: {matched}, and the log goes to the game's end.",
+                      matched=matched), highlight=False)
 
 
 # --------------------------------------------------------------------------- odds
@@ -456,25 +668,34 @@ def _format_cell(value: Any) -> str:
 @app.command("odds")
 @friendly
 def odds_command(
-    game_name: str = typer.Argument(..., metavar="GAME"),
-    given: list[str] = typer.Argument(None, metavar="[NAME=VALUE]...",
-                                      help="what is known, e.g. linka=6,3 open=2"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
-    as_json: bool = typer.Option(False, "--json"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="the game"),
+    given: list[str] = typer.Argument(None, metavar="NAME=VALUE", show_default=False,
+                                      help="what is known, e.g. linka=6,3 open=2; a house "
+                                      "rule may be given here too, e.g. order=classic"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Odds computed from the rules (for Slosch: the chance a fresh roll beats each value)."""
     cls = registered().get(game_name)
     players = cls.default_players if cls is not None else 2
-    game = make_game(game_name, preset, rule, players)
-    rows = game.odds(**parse_rules(given or []))
+    known = parse_rules(given or [])
+    house = {spec.name for spec in cls.rules_class.specs()} if cls is not None else set()
+    rules = {**{k: v for k, v in known.items() if k in house}, **parse_rules(rule)}
+    game = load(game_name, preset=preset, players=players, **rules)
+    rows = game.odds(**{k: v for k, v in known.items() if k not in house})
     if as_json:
         console.print_json(json.dumps(rows, ensure_ascii=False))
         return
-    table = RichTable(title=f"Odds — {game.title}")
+    console.print(f"Odds — {game.title}", style="bold", highlight=False)
+    table = RichTable()
     columns = list(rows[0]) if rows else []
     for column in columns:
-        table.add_column(column, justify="right")
+        numeric = all(isinstance(row[column], int | float)
+                      or str(row[column]).replace("/", "").isdigit() or row[column] == ""
+                      for row in rows)
+        table.add_column(column, justify="right" if numeric else "left")
     for row in rows:
         table.add_row(*(_format_cell(row[c]) for c in columns))
     console.print(table)
@@ -520,7 +741,8 @@ register_solvers(app)
 
 # --------------------------------------------------------------------------- Mäxchen
 
-bot_app = typer.Typer(no_args_is_help=True, help="Let kastkopp's bots play elsewhere.")
+bot_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                      help="Let kastkopp's bots play elsewhere.")
 bot_app.command("maexchen")(friendly(interop_commands.bot_maexchen))
 app.add_typer(bot_app, name="bot")
 app.command("maexchen-server")(friendly(interop_commands.maexchen_server))

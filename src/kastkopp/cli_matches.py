@@ -1,8 +1,9 @@
 """``kastkopp match``, ``chouette`` and ``knockout``: the match formats on the command line.
 
-Generic over every two-player game (the default is Liar Dice, whose seed describes these
-formats). People and bots mix freely in ``--players``; games between two bots are played
-quietly, games with a person at the table are played as ``kastkopp play`` plays them.
+Generic over every two-player game (the default is Liar Dice, whose source, Løgner
+terninger, describes these formats). People and bots mix freely in ``--players``; games
+between two bots are played quietly, games with a person at the table are played as
+``kastkopp play`` plays them.
 
     kastkopp match poker_dice --best-of 3 --players "Anna,bot:strong"
     kastkopp chouette poker_dice --players "Anna,Bo,bot:strong" --games 6
@@ -22,8 +23,10 @@ import typer
 from rich.table import Table as RichTable
 
 from kastkopp.cli import (
+    Narrator,
     TerminalPlayer,
     app,
+    board,
     console,
     friendly,
     make_game,
@@ -77,15 +80,18 @@ class Seating:
         names = list(pair)
         table = Table(game, seats=names, dice=self.dice())
         people = [n for n in names if self.bots[n] is None]
+        seats = [seat for seat, name in enumerate(names) if self.bots[name] is None]
+        narrator = Narrator(table, seats, hot_seat=len(people) > 1)
         actors: list[Player] = []
         for seat, name in enumerate(names):
             bot = self.bots[name]
             actors.append(make_bot(game, bot) if bot is not None
-                          else TerminalPlayer(table, seat, hot_seat=len(people) > 1))
+                          else TerminalPlayer(table, seat, hot_seat=len(people) > 1,
+                                              narrator=narrator))
 
         def narrate(seat: int, action: Action) -> None:
-            if people and self.bots[names[seat]] is not None:
-                console.print(f"[dim]{names[seat]}:[/] {action}", highlight=False)
+            if people:  # games between two bots are played quietly
+                narrator(seat, action)
 
         if people:
             console.rule(f"{pair[0]} against {pair[1]}")
@@ -97,7 +103,7 @@ class Seating:
                 path = self.logs / f"game-{self.played:03d}.json"
                 path.write_text(table.dumps(), encoding="utf-8")
         if people:
-            console.print(game.render(table.state.view(None), names), highlight=False)
+            console.print(board(game, table.state.view(None), names), highlight=False)
         if len(outcome.winners) != 1:
             return None
         return names[outcome.winners[0]]
@@ -130,15 +136,17 @@ def logged_play(seating: Seating, match_label: str = "") -> PlayGame:
 @app.command("match")
 @friendly
 def match_command(
-    game_name: str = typer.Argument(DEFAULT_GAME, metavar="[GAME]",
+    game_name: str = typer.Argument(DEFAULT_GAME, metavar="GAME",
                                     help="a two-player game"),
     players: str = typer.Option(..., "--players", help='two players, e.g. "Anna,bot:strong"'),
     best_of: int = typer.Option(3, "--best-of", help="an odd number of games: 3 or 5"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice"),
     logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """A match of best of N games; the winner of each game starts the next."""
     seating = Seating(game_name, players, seed, logs)
@@ -157,15 +165,17 @@ def match_command(
 @app.command("chouette")
 @friendly
 def chouette_command(
-    game_name: str = typer.Argument(DEFAULT_GAME, metavar="[GAME]",
+    game_name: str = typer.Argument(DEFAULT_GAME, metavar="GAME",
                                     help="a two-player game"),
     players: str = typer.Option(..., "--players", help='three or more, e.g. "Anna,Bo,bot"'),
     games: int = typer.Option(10, "--games", min=1, help="how many games to play"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice"),
     logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Chouette: a die each for the order, the winner stays, the loser queues at the end."""
     seating = Seating(game_name, players, seed, logs)
@@ -199,18 +209,20 @@ def chouette_command(
 @app.command("knockout")
 @friendly
 def knockout_command(
-    game_name: str = typer.Argument(DEFAULT_GAME, metavar="[GAME]",
+    game_name: str = typer.Argument(DEFAULT_GAME, metavar="GAME",
                                     help="a two-player game"),
     players: str = typer.Option(..., "--players",
                                 help="the players, best seed first, e.g. bot:strong,bot:random"),
     best_of: int = typer.Option(1, "--best-of", help="games per match (odd)"),
     seeding: str = typer.Option("listed", "--seeding",
                                 help="listed: as given; dice: a die each, highest first"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     seed: int = typer.Option(None, "--seed", help="reproducible dice"),
     logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """A knockout: the bracket (byes for the top seeds), every match best of N, a final."""
     seating = Seating(game_name, players, seed, logs)

@@ -7,19 +7,39 @@ mounts (sheets, solvers, matches) can all use it without importing each other.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import typer
+import typer.core
 from rich.console import Console
 from rich.markup import escape
 
-from kastkopp.engine import KastkoppError, RuleError
+from kastkopp.engine import KastkoppError, Message, RuleError
 
 console = Console()
 errors = Console(stderr=True, soft_wrap=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# What the help shows after an option that takes a value when it has no metavar of its own:
+# words a player reads (N, TEXT, FILE), never Python's type names ("<list[str]>", "<bool>").
+TYPE_WORDS = {"str": "TEXT", "int": "N", "float": "NUMBER", "path": "FILE", "file": "FILE",
+              "bool": "", "int range": "N", "float range": "NUMBER"}
+
+
+def _help_type(param: Any, ctx: Any) -> str:
+    label = str(_typer_display_type(param, ctx)).strip("<>")
+    if label.startswith("list[") and label.endswith("]"):
+        label = label[5:-1]  # repeatable: the option's help says so
+    return TYPE_WORDS.get(label, f"[{label}]" if "|" in label else label.upper())
+
+
+_typer_display_type = typer.core.TyperOption.display_type
+typer.core.TyperOption.display_type = _help_type  # type: ignore[method-assign,assignment]
+# An argument's metavar (GAME, LOG.json) already says what it takes.
+typer.core.TyperArgument.display_type_rich = lambda self, ctx: ""  # type: ignore[method-assign]
 
 # Erase the scrollback too (xterm's "ED 3"): after a plain clear the next player at the
 # keyboard could scroll back to the previous player's dice.
@@ -35,6 +55,58 @@ def clear_for_hand_over() -> None:
     console.file.flush()
 
 
+# --------------------------------------------------------------------------- language
+
+LANGUAGES = ("sv", "da", "en")
+_chosen = {"lang": "en"}
+
+
+def pick_language(option: str | None = None) -> str:
+    """``--lang``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``); English otherwise."""
+    if option is not None:
+        code = option.strip().lower()
+        if code not in LANGUAGES:
+            raise RuleError("unknown language '{lang}' (languages: {known})", lang=option,
+                            known=", ".join(LANGUAGES))
+        return code
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable)
+        if value:
+            code = value.split(".")[0].split("_")[0].split("-")[0].lower()
+            return code if code in LANGUAGES else "en"
+    return "en"
+
+
+def set_language(lang: str) -> None:
+    _chosen["lang"] = lang
+
+
+def language() -> str:
+    return _chosen["lang"]
+
+
+def say(template: str, **params: Any) -> str:
+    """A text of the terminal in the player's language.
+
+    The templates are extracted (``say`` is a keyword of ``scripts/error-catalogs.sh``) into
+    the ``errors`` catalogs next to the pages' ones, with the engine's messages.
+    """
+    return tell(Message(template, params))
+
+
+def tell(message: Message | KastkoppError) -> str:
+    """A message of the engine or a game in the player's language."""
+    lang = language()
+    if lang == "en":  # the templates are English: no catalog to load
+        return str(message)
+    from kastkopp.locale.messages import translate
+
+    return translate(message, lang)
+
+
+# --------------------------------------------------------------------------- errors
+
+
 def friendly(func: F) -> F:
     """Turn the project's errors into one clear line and exit code 2, never a traceback."""
 
@@ -43,10 +115,12 @@ def friendly(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except KastkoppError as exc:
-            errors.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+            label = escape(say("error:"))
+            errors.print(f"[bold red]{label}[/] {escape(tell(exc))}", highlight=False)
             raise typer.Exit(2) from None
         except OSError as exc:
-            errors.print(f"[bold red]error:[/] {escape(str(exc.strerror or exc))}: "
+            label = escape(say("error:"))
+            errors.print(f"[bold red]{label}[/] {escape(str(exc.strerror or exc))}: "
                          f"{escape(str(exc.filename or ''))}", highlight=False)
             raise typer.Exit(2) from None
 
@@ -59,6 +133,6 @@ def parse_rules(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise RuleError(f"write a house rule as name=value, not '{pair}'")
+            raise RuleError("write a house rule as name=value, not '{pair}'", pair=pair)
         rules[name.strip()] = value.strip()
     return rules

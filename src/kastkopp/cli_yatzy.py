@@ -12,7 +12,6 @@ import json
 import typer
 
 from kastkopp.cli import app, console, friendly, parse_rules
-from kastkopp.games.yatzy import check_row
 
 
 @app.command("score")
@@ -24,10 +23,13 @@ def score_command(
     dice: list[str] = typer.Argument(..., metavar="DICE", help="the dice, e.g. 3 3 5 5 5"),
     first_throw: bool = typer.Option(False, "--first-throw",
                                      help="the dice were the turn's first throw"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
-    as_json: bool = typer.Option(False, "--json"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """What a row of a Yatzy-family sheet scores for some dice (to check a paper sheet)."""
+    from kastkopp.games.yatzy import check_row
+
     entry = check_row(ruleset, row, " ".join(dice), first_throw, **parse_rules(rule))
     if as_json:
         console.print_json(json.dumps(entry, ensure_ascii=False))

@@ -1,6 +1,6 @@
 """Knack: three dice each, thrown all at once, and a pot that the worst-placed player bets on.
 
-The rules, in the order seed 000 tells them:
+The rules, in the order Tärningsspel tells them:
 
 1. Everyone pays the ante (``ante``, usually one koppar) into the pot.
 2. All players throw all three dice at once (``roll`` events, one per player, in seat
@@ -74,6 +74,7 @@ from kastkopp.engine import (
     rule,
     term,
 )
+from kastkopp.locale import spoken
 from kastkopp.stakes import (
     BET_TERMS,
     Accept,
@@ -247,7 +248,7 @@ class KnackRules(PotRules):
         "short": {"purses": "12,5,30", "all_in": "ask"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "knack": "seed 000's Knack: ante 1, raises up to the pot, double knock",
+        "knack": "Knack as Tärningsspel plays it: ante 1, raises up to the pot, double knock",
         "short": "uneven purses (12, 5, 30 koppar), all-in if the others agree",
     }
 
@@ -731,34 +732,40 @@ class Knack(Game):
         return rows
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        lang = view.get("lang")
         if view["winners"]:
-            who = " and ".join(names[s] for s in view["winners"])
-            lines = [f"Throw {view['throw']} · {who} won the pot of {view['won']}"]
+            who = " & ".join(names[s] for s in view["winners"])
+            lines = [spoken(lang, "Throw {throw} · {who} won the pot of {won}",
+                            throw=view["throw"], who=who, won=view["won"])]
         else:
-            lines = [f"Throw {view['throw']} · pot {view['pot']}"]
+            lines = [spoken(lang, "Throw {throw} · pot {pot}", throw=view["throw"],
+                            pot=view["pot"])]
         for seat, name in enumerate(names):
             dice = " ".join(map(str, view["dice"][seat])) or "-"
-            status = "folded" if seat in view["folded"] else view["positions"][seat]
-            purse = view["purses"][seat]
-            lines.append(f"  {name}: {dice}  ({status}; paid {view['paid_in'][seat]}, "
-                         f"{purse} left)")
+            status = (spoken(lang, "folded") if seat in view["folded"]
+                      else view["positions"][seat])
+            lines.append(spoken(lang, "  {name}: {dice}  ({status}; paid {paid}, {left} left)",
+                                name=name, dice=dice, status=status,
+                                paid=view["paid_in"][seat], left=view["purses"][seat]))
         for entry in view["history"][-6:]:
-            who = names[entry["seat"]] if entry["seat"] is not None else "Table"
+            who = names[entry["seat"]] if entry["seat"] is not None else spoken(lang, "Table")
             lines.append(f"  {who}: {entry['action']}")
         mover = view["to_move"]
         if view["phase"] == BET and mover is not None:
-            lines.append(f"{names[mover]} is worst placed: knock or raise up to "
-                         f"{view['max_raise']}")
+            lines.append(spoken(lang, "{name} is worst placed: knock or raise up to {most}",
+                                name=names[mover], most=view["max_raise"]))
         elif view["phase"] == RESPOND and mover is not None:
-            lines.append(f"{names[mover]}: call {view['to_call']} or fold")
+            lines.append(spoken(lang, "{name}: call {owed} or fold", name=names[mover],
+                                owed=view["to_call"]))
         elif view["phase"] == AGREE and mover is not None:
-            lines.append(f"{names[view['asker']]} asks to go all-in: {names[mover]}, accept "
-                         "or refuse")
+            lines.append(spoken(lang, "{asker} asks to go all-in: {name}, accept or refuse",
+                                asker=names[view["asker"]], name=names[mover]))
         elif view["phase"] == DOUBLE and mover is not None:
-            lines.append(f"{names[mover]} may double-knock for {view['share']}")
+            lines.append(spoken(lang, "{name} may double-knock for {share}",
+                                name=names[mover], share=view["share"]))
         if "outcome" in view:
-            lines.append("Balances: " + ", ".join(f"{names[s]} {b:+d}"
-                                                  for s, b in enumerate(view["balances"])))
+            lines.append(spoken(lang, "Balances: {balances}", balances=", ".join(
+                f"{names[s]} {b:+d}" for s, b in enumerate(view["balances"]))))
         return "\n".join(lines)
 
 

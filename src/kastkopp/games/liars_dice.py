@@ -1,6 +1,6 @@
 """Liar's dice: Lögnare, Løgneterninger, Perudo, Dudo, Common Hand and Single Hand.
 
-The rules, in the order seeds 000 and 003 tell them:
+The rules, in the order Tärningsspel and Løgneterninger regler tell them:
 
 1. Every player has a cup and ``dice`` dice (1 to 6, five by default). All roll under their
    cups and look at their own dice only.
@@ -111,6 +111,7 @@ from kastkopp.engine import (
     rule,
     winner_takes_all,
 )
+from kastkopp.locale import spoken
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -155,8 +156,9 @@ class LiarsRules(Rules):
         "come_back": {"come_back": True},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "lognare": "seed 000's Lögnare: no wilds, the loser of a challenge loses a die",
-        "perudo": "seed 003's Perudo: ones wild, exact calls, palifico",
+        "lognare": "Lögnare as Tärningsspel plays it: no wilds, the loser of a challenge loses "
+                   "a die",
+        "perudo": "Perudo as Løgneterninger regler plays it: ones wild, exact calls, palifico",
         "dudo": "Perudo where the loser of a challenge loses the difference",
         "common_hand": "no wilds; bids are poker hands over all dice on the table",
         "single_hand": "one shared cup of five dice, rolled, bid on and passed on",
@@ -1058,87 +1060,110 @@ class LiarsDice(Game):
 
     # -- the terminal ------------------------------------------------------------------
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        lives = view["loss"] == "life"
+        lives, lang = view["loss"] == "life", view.get("lang")
         if view["phase"] == "over":
-            lines = [f"After {view['round'] - 1} rounds"]
+            lines = [spoken(lang, "After {rounds} rounds", rounds=view["round"] - 1)]
         else:
-            lines = [f"Round {view['round']} · {view['total_dice']} dice "
-                     + ("in the shared cup" if view["hand"] == "single" else "on the table")
-                     + (" · ones wild" if view["ones_wild"] else "")]
+            where = (spoken(lang, "in the shared cup") if view["hand"] == "single"
+                     else spoken(lang, "on the table"))
+            lines = [spoken(lang, "Round {round} · {dice} dice {where}", round=view["round"],
+                            dice=view["total_dice"], where=where)
+                     + (spoken(lang, " · ones wild") if view["ones_wild"] else "")]
         if view["palifico"] is not None:
             locked = view["locked_face"]
-            lines.append(f"Palifico: {names[view['palifico']]} is on one "
-                         f"{'life' if lives else 'die'} — ones are not wild, "
-                         + (f"the face is locked to {locked}s" if locked else
-                            "the opening face will be locked"))
-        lines.append(("Lives: " if lives else "Dice: ")
-                     + ", ".join(self._standing(view, s, names) for s in view["shown"]))
+            on = spoken(lang, "one life") if lives else spoken(lang, "one die")
+            face = (spoken(lang, "the face is locked to {face}s", face=locked) if locked
+                    else spoken(lang, "the opening face will be locked"))
+            lines.append(spoken(lang, "Palifico: {name} is on {one} — ones are not wild, "
+                                "{face}", name=names[view["palifico"]], one=on, face=face))
+        standing = ", ".join(self._standing(view, s, names) for s in view["shown"])
+        lines.append(spoken(lang, "Lives: {lives}", lives=standing) if lives
+                     else spoken(lang, "Dice: {dice}", dice=standing))
         last = view.get("last_round")
         if last and not view["history"]:
-            lines.extend(self._last_round(last, names, lives))
+            lines.extend(self._last_round(last, names, lives, lang))
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: {entry['action']}")
         if view["bid"] is not None:
-            lines.append(f"Bid: {view['bid']} by {names[view['bidder']]}")
+            lines.append(spoken(lang, "Bid: {bid} by {name}", bid=view["bid"],
+                                name=names[view["bidder"]]))
         if view.get("open_dice"):
-            lines.append("Open on the table: " + " ".join(map(str, view["open_dice"])))
+            lines.append(spoken(lang, "Open on the table: {dice}",
+                                dice=" ".join(map(str, view["open_dice"]))))
         if "your_dice" in view:
-            lines.append("Your dice: " + " ".join(map(str, view["your_dice"])))
+            lines.append(spoken(lang, "Your dice: {value}",
+                                value=" ".join(map(str, view["your_dice"]))))
         if "outcome" in view:
             lines.extend(self._sheet(view, names))
             ranking = [s for group in view["outcome"]["ranking"] for s in group]
-            lines.append(f"{names[ranking[0]]} won. "
+            lines.append(spoken(lang, "{names} won.", names=names[ranking[0]]) + " "
                          + "  ".join(f"{i + 1}. {names[s]}" for i, s in enumerate(ranking)))
         return "\n".join(lines)
 
     @staticmethod
     def _sheet(view: dict[str, Any], names: Sequence[str]) -> list[str]:
         """The score sheet: a cell per round (+1 a loss, -1 won back, blank once out)."""
+        lang = view.get("lang")
         shown = view["shown"]
         widths = [max(3, len(names[s])) for s in shown]
         def row(label: str, cells: Sequence[str]) -> str:
             return f"{label:>6} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths,
                                                                             strict=True))
-        lines = [row("round", [names[s] for s in shown])]
+        lines = [row(spoken(lang, "round"), [names[s] for s in shown])]
         for number, cells in enumerate(view["sheet"], start=1):
             lines.append(row(str(number), ["" if cells[s] is None else str(cells[s])
                                            for s in shown]))
-        lines.append(row("left", [str(view["stock"][s]) for s in shown]))
+        lines.append(row(spoken(lang, "left"), [str(view["stock"][s]) for s in shown]))
         return lines
 
     @staticmethod
     def _standing(view: dict[str, Any], seat: int, names: Sequence[str]) -> str:
         if view["alive"][seat]:
             return f"{names[seat]} ({view['stock'][seat]})"
-        return f"{names[seat]} out (round {(view['out_round'][seat] or 0) + 1})"
+        return spoken(view.get("lang"), "{name} out (round {round})", name=names[seat],
+                      round=(view["out_round"][seat] or 0) + 1)
 
     @staticmethod
-    def _last_round(last: dict[str, Any], names: Sequence[str], lives: bool) -> list[str]:
+    def _last_round(last: dict[str, Any], names: Sequence[str], lives: bool,
+                    lang: str | None = None) -> list[str]:
         bidder, caller = names[last["bidder"]], names[last["caller"]]
-        what = f"{caller} called {last['call']} on {bidder}'s {last['bid']}"
         if "actual" in last:
-            actual = last["actual"]
-            what += f": there {'was' if actual == 1 else 'were'} {actual}"
+            count = last["actual"]
+            found = (spoken(lang, "there was 1") if count == 1
+                     else spoken(lang, "there were {count}", count=count))
         else:
-            what += ": it " + ("was there" if last["holds"] else "was not there")
-        unit = "life" if lives else "die"
-        change = last["change"]
+            found = (spoken(lang, "it was there") if last["holds"]
+                     else spoken(lang, "it was not there"))
+        what = spoken(lang, "{caller} called {call} on {bidder}'s {bid}: {found}",
+                      caller=caller, call=last["call"], bidder=bidder, bid=last["bid"],
+                      found=found)
+        change, loser = last["change"], names[last["seat"]]
         if change > 0:
-            units = unit if change == 1 else ("lives" if lives else "dice")
-            what += f" — {names[last['seat']]} lost {change} {units}"
+            if lives:
+                units = spoken(lang, "1 life") if change == 1 else spoken(
+                    lang, "{count} lives", count=change)
+            else:
+                units = spoken(lang, "1 die") if change == 1 else spoken(
+                    lang, "{count} dice", count=change)
+            what += spoken(lang, " — {name} lost {what}", name=loser, what=units)
         elif last.get("come_back"):
-            units = "lives" if lives else "dice"
-            what += f" — {names[last['seat']]} comes back to {1 - change} {units}"
+            back = 1 - change
+            units = (spoken(lang, "{count} lives", count=back) if lives
+                     else spoken(lang, "{count} dice", count=back))
+            what += spoken(lang, " — {name} comes back to {what}", name=loser, what=units)
         elif change < 0:
-            what += f" — {names[last['seat']]} won a {unit} back"
+            what += (spoken(lang, " — {name} won a life back", name=loser) if lives
+                     else spoken(lang, " — {name} won a die back", name=loser))
         else:
-            what += f" — right, at a full hand {names[last['seat']]} keeps what they have"
-        lines = [f"Last round: {what}."]
+            what += spoken(lang, " — right, at a full hand {name} keeps what they have",
+                           name=loser)
+        lines = [spoken(lang, "Last round: {what}.", what=what)]
         if "cup" in last:
-            lines.append("  The cup: " + " ".join(map(str, sorted(last["cup"]))))
+            lines.append(spoken(lang, "  The cup: {dice}",
+                                dice=" ".join(map(str, sorted(last["cup"])))))
         else:
-            lines.append("  Cups: " + " · ".join(
+            lines.append(spoken(lang, "  Cups: {cups}", cups=" · ".join(
                 f"{names[s]}: {' '.join(map(str, sorted(c)))}"
-                for s, c in enumerate(last["cups"]) if c))
+                for s, c in enumerate(last["cups"]) if c)))
         return lines
 

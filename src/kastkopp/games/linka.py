@@ -1,6 +1,6 @@
 """Linka: two shared dice on the table, two own dice each — one open, one hidden in the cup.
 
-The rules, in the order seed 000 tells them:
+The rules, in the order Tärningsspel tells them:
 
 1. Everyone pays the ante (``ante``) into the pot.
 2. One player (seat 0, the dealer) throws the two shared *linka* dice, A ≥ B, sum S = A + B.
@@ -19,7 +19,7 @@ Decisions where the seed is silent, as players decide them:
 
 - A game is one pot; the dealer is seat 0 (seat the players so that the dealer comes first).
 - A raise is at most the pot as it stands after the raiser has called what he owes
-  (the seed's example: Rejd raises 4 on a pot of 10, Vikos calls 4 and raises 2).
+  (Tärningsspel's example: Rejd raises 4 on a pot of 10, Vikos calls 4 and raises 2).
 - Hands of the same class are equal, except "nothing", which the higher own sum breaks;
   equal hands replay. In a replay there is nothing to bet, so both own dice are thrown open.
 - A linka double (A = B) is made "both" only by two of x, y, x + y showing it, which only
@@ -68,6 +68,7 @@ from kastkopp.engine import (
     register,
     term,
 )
+from kastkopp.locale import spoken
 from kastkopp.stakes import (
     Accept,
     AllIn,
@@ -175,7 +176,7 @@ class LinkaRules(PotRules):
         "short": {"purses": "12,5,30", "all_in": "ask"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "linka": "seed 000's Linka: one raise each, at most the pot",
+        "linka": "Linka as Tärningsspel plays it: one raise each, at most the pot",
         "short": "uneven purses (12, 5, 30 koppar), all-in if the others agree",
     }
 
@@ -553,38 +554,46 @@ class Linka(Game):
         return rows
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        lang = view.get("lang")
         linka = " ".join(map(str, view["linka"])) or "-"
-        replay = f" · replay {view['deal'] - 1}" if view["deal"] > 1 else ""
+        replay = (spoken(lang, " · replay {number}", number=view["deal"] - 1)
+                  if view["deal"] > 1 else "")
         if view["winners"]:
-            who = " and ".join(names[s] for s in view["winners"])
-            lines = [f"Linka {linka} · {who} won the pot of {view['won']}{replay}"]
+            who = " & ".join(names[s] for s in view["winners"])
+            lines = [spoken(lang, "Linka {linka} · {who} won the pot of {won}", linka=linka,
+                            who=who, won=view["won"]) + replay]
         else:
-            lines = [f"Linka {linka} · pot {view['pot']}{replay}"]
+            lines = [spoken(lang, "Linka {linka} · pot {pot}", linka=linka, pot=view["pot"])
+                     + replay]
         for seat, name in enumerate(names):
             dice = view["dice"][seat]
             shown = " ".join(map(str, dice)) if dice else "-"
             if len(dice) == 1 and seat != view["seat"] and view["phase"] not in (LINKA, OPEN):
                 shown += " ?"
-            status = "folded" if seat in view["folded"] else view["hands"].get(str(seat), "")
+            status = (spoken(lang, "folded") if seat in view["folded"]
+                      else view["hands"].get(str(seat), ""))
             extra = f", {status}" if status else ""
-            lines.append(f"  {name}: {shown}  (paid {view['paid_in'][seat]}, "
-                         f"{view['purses'][seat]} left{extra})")
+            lines.append(spoken(lang, "  {name}: {dice}  (paid {paid}, {left} left{extra})",
+                                name=name, dice=shown, paid=view["paid_in"][seat],
+                                left=view["purses"][seat], extra=extra))
         for entry in view["history"][-6:]:
             lines.append(f"  {names[entry['seat']]}: {entry['action']}")
         if "your_hand" in view:
-            lines.append(f"Your hand: {view['your_hand']}")
+            lines.append(spoken(lang, "Your hand: {hand}", hand=view["your_hand"]))
         mover = view["to_move"]
         if view["phase"] == AGREE and mover is not None:
-            lines.append(f"{names[view['asker']]} asks to go all-in: {names[mover]}, accept "
-                         "or refuse")
+            lines.append(spoken(lang, "{asker} asks to go all-in: {name}, accept or refuse",
+                                asker=names[view["asker"]], name=names[mover]))
         elif mover is not None:
             owed = view["to_call"]
-            answer = f"call {owed}" if owed else "check"
-            raise_text = f", raise up to {view['max_raise']}" if view["max_raise"] else ""
-            lines.append(f"{names[mover]} to bet: {answer}{raise_text} or fold")
+            answer = spoken(lang, "call {owed}", owed=owed) if owed else spoken(lang, "check")
+            raise_text = (spoken(lang, ", raise up to {most}", most=view["max_raise"])
+                          if view["max_raise"] else "")
+            lines.append(spoken(lang, "{name} to bet: {answer}{raises} or fold",
+                                name=names[mover], answer=answer, raises=raise_text))
         if "outcome" in view:
-            lines.append("Balances: " + ", ".join(f"{names[s]} {b:+d}"
-                                                  for s, b in enumerate(view["balances"])))
+            lines.append(spoken(lang, "Balances: {balances}", balances=", ".join(
+                f"{names[s]} {b:+d}" for s, b in enumerate(view["balances"]))))
         return "\n".join(lines)
 
 

@@ -1,6 +1,6 @@
 """Slosch (Mia, Mäxchen): two dice in a cup with a lid, and a claim passed around the table.
 
-The rules, in the order seed 000 tells them:
+The rules, in the order Tärningsspel tells them:
 
 1. A roll reads high die × 10 + low die. The order, best first, is
    ``21 (Slosch), 11, 22, 33, 44, 55, 66, 65, 64, … , 32, 31`` — 11 is the best double.
@@ -65,6 +65,7 @@ from kastkopp.engine import (
     rule,
     winner_takes_all,
 )
+from kastkopp.locale import spoken
 from kastkopp.stakes import Ledger
 
 # --------------------------------------------------------------------------- values
@@ -129,7 +130,7 @@ class MiaRules(Rules):
                      "slosch_double": False, "scoring": "points", "stake": 0},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "slosch": "seed 000's Slosch: 11 the best double, Slosch costs two lives",
+        "slosch": "Slosch as Tärningsspel plays it: 11 the best double, Slosch costs two lives",
         "classic": "Mia with the classic order, 66 the best double",
         "maexchen": "the Mäxchen bot-competition rules: +1 per round, -1 per loss",
     }
@@ -507,31 +508,59 @@ class Mia(Game):
                 for v in self.rules.values]
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        lines = [f"Round {view['round']}" + (f" · pot {view['pot']}" if view["pot"] else "")]
+        lang = view.get("lang")
+        lines = [spoken(lang, "Round {round}", round=view["round"])
+                 + (spoken(lang, " · pot {pot}", pot=view["pot"]) if view["pot"] else "")]
         if "points" in view:
-            lines.append("Points: " + ", ".join(f"{names[s]} {p}"
-                                                for s, p in enumerate(view["points"])))
+            lines.append(spoken(lang, "Points: {points}", points=", ".join(
+                f"{names[s]} {p}" for s, p in enumerate(view["points"]))))
         else:
-            lines.append("Lives: " + ", ".join(
-                f"{names[s]} {'♥' * lives if lives else 'out'}"
-                for s, lives in enumerate(view["lives"])))
+            out = spoken(lang, "out")
+            lines.append(spoken(lang, "Lives: {lives}", lives=", ".join(
+                f"{names[s]} {'♥' * lives if lives else out}"
+                for s, lives in enumerate(view["lives"]))))
         last = view.get("last_round")
         if last and not view["history"]:
-            losers = " and ".join(names[s] for s in last["losers"])
-            if "penalty" in last:
-                lines.append(f"Last round: {losers} lost {last['cost']} "
-                             f"({last['penalty']})")
-            else:
-                lines.append(f"Last round: claim {last['claim']}, dice {last['dice']} — "
-                             f"{losers} lost {last['cost']}")
+            lines.append(spoken(lang, "Last round: {what}.",
+                                what=_last_round(last, names, "points" in view, lang)))
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: {entry['action']}")
         if view["claim"] is not None:
-            lines.append(f"Claim: {value_name(int(view['claim']))} "
-                         f"({names[view['responsible']]} answers for it)")
+            lines.append(spoken(lang, "Claim: {value} ({name} answers for it)",
+                                value=value_name(int(view["claim"])),
+                                name=names[view["responsible"]]))
         if "your_dice" in view:
-            lines.append(f"Your dice: {value_name(int(view['your_dice']))}")
+            lines.append(spoken(lang, "Your dice: {value}",
+                                value=value_name(int(view["your_dice"]))))
         if "outcome" in view:
-            winners = " and ".join(names[s] for s in view["outcome"]["ranking"][0])
-            lines.append(f"{winners} won.")
+            winners = " & ".join(names[s] for s in view["outcome"]["ranking"][0])
+            lines.append(spoken(lang, "{names} won.", names=winners))
         return "\n".join(lines)
+
+
+def _last_round(last: dict[str, Any], names: Sequence[str], points: bool,
+                lang: str | None = None) -> str:
+    """How a round ended, in words: who called whom, what the dice showed, who lost what."""
+    losers = " & ".join(names[s] for s in last["losers"])
+    cost = last["cost"]
+    if points:
+        lost = spoken(lang, "1 point") if cost == 1 else spoken(lang, "{count} points",
+                                                                  count=cost)
+    else:
+        lost = spoken(lang, "1 life") if cost == 1 else spoken(lang, "{count} lives",
+                                                                 count=cost)
+    if "penalty" in last:
+        return spoken(lang, "{losers} lost {lost} ({reason})", losers=losers, lost=lost,
+                      reason=last["penalty"])
+    nothing = spoken(lang, "nothing")
+    claim = value_name(int(last["claim"])) if last["claim"] else nothing
+    dice = value_name(int(last["dice"])) if last["dice"] else nothing
+    why = spoken(lang, " — Slosch counts double") if cost == 2 else ""
+    responsible = last["responsible"]
+    who = names[responsible] if responsible is not None else spoken(lang, "the roller")
+    if last["caller"] is None:  # a Slosch claim is shown, never called
+        return spoken(lang, "{who} claimed {claim} and showed {dice}: {losers} lost {lost}",
+                      who=who, claim=claim, dice=dice, losers=losers, lost=lost) + why
+    return spoken(lang, "{caller} lifted the cup on {who}'s {claim}: it was {dice} — "
+                  "{losers} lost {lost}", caller=names[last["caller"]], who=who, claim=claim,
+                  dice=dice, losers=losers, lost=lost) + why

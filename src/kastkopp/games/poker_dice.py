@@ -1,6 +1,6 @@
 """Liar Dice (Poker Menteur, hidden dice poker): two players, five poker dice each, a screen.
 
-The rules, in the order seed 002 tells them:
+The rules, in the order Løgner terninger tells them:
 
 1. Poker dice show 9, 10, J, Q, K and A. The hands, best first: five of a kind, four of a
    kind, full house, high straight (A-K-Q-J-10), low straight (K-Q-J-10-9), three of a kind,
@@ -72,9 +72,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from fractions import Fraction
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kastkopp.dice import Faces, multisets
 from kastkopp.engine import (
@@ -94,6 +92,10 @@ from kastkopp.engine import (
     term,
     winner_takes_all,
 )
+from kastkopp.locale import spoken
+
+if TYPE_CHECKING:  # numpy loads only when the reroll table is built
+    import numpy as np
 
 # --------------------------------------------------------------------------- the dice
 
@@ -467,7 +469,7 @@ class PokerDiceRules(Rules):
         "ace_high": {"dice": ORDINARY},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "poker_dice": "seed 002: poker dice 9 10 J Q K A, three throws, the five-aces rule",
+        "poker_dice": "Løgner terninger: poker dice 9 10 J Q K A, three throws, the five-aces rule",
         "ace_high": "ordinary dice, the ace high: straights 6-5-4-3-2 and 5-4-3-2-1",
     }
 
@@ -497,7 +499,8 @@ class Reroll(Action):
 
     def public(self) -> str:
         # which dice were picked up is as secret as the dice themselves: only the count shows
-        return f"reroll {len(self.faces)} dice"
+        count = len(self.faces)
+        return f"reroll {count} {'die' if count == 1 else 'dice'}"
 
 
 def faces_text(faces: Faces, dice: str = POKER) -> str:
@@ -988,57 +991,68 @@ class PokerDice(Game):
         return rows[::-1]
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        kind = "poker dice 9-A" if view["dice"] == POKER else "ordinary dice, ace high"
+        lang = view.get("lang")
+        kind = (spoken(lang, "poker dice 9-A") if view["dice"] == POKER
+                else spoken(lang, "ordinary dice, ace high"))
         title = f"Liar Dice · {kind}"
         if view["replays"]:
-            title += f" · dealt again {view['replays']}×"
+            title += spoken(lang, " · dealt again {count}×", count=view["replays"])
         lines = [title]
         if view["opening"]:
             rolls = "; ".join(f"{names[0]} {a}, {names[1]} {b}" for a, b in view["opening"])
-            lines.append(f"Dice for the first call: {rolls}")
+            lines.append(spoken(lang, "Dice for the first call: {rolls}", rolls=rolls))
         if view["caller"] is not None:
-            lines.append(f"{names[view['caller']]} calls first.")
+            lines.append(spoken(lang, "{name} calls first.", name=names[view["caller"]]))
         if view["last_draw"]:
-            lines.append(f"Last deal drawn on five aces: {names[0]} {view['last_draw'][0]}, "
-                         f"{names[1]} {view['last_draw'][1]}")
+            deal = ", ".join(f"{names[s]} {d}" for s, d in enumerate(view["last_draw"]))
+            lines.append(spoken(lang, "Last deal drawn on five aces: {deal}", deal=deal))
         throws = ", ".join(f"{names[s]} {t}/{view['max_throws']}"
                            for s, t in enumerate(view["throws"]))
-        lines.append(f"Throws: {throws}")
+        lines.append(spoken(lang, "Throws: {throws}", throws=throws))
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: {entry['action']}")
         if view["claim"] is not None:
-            lines.append(f"Claim: {view['claim']} — {view['claim_name']} "
-                         f"({names[view['claimant']]})")
+            lines.append(spoken(lang, "Claim: {claim} — {hand} ({name})", claim=view["claim"],
+                                hand=view["claim_name"], name=names[view["claimant"]]))
         if view["shown"] is not None:
-            lines.append(f"{names[view['shown']]} shows five aces: {view['shown_dice']}")
+            lines.append(spoken(lang, "{name} shows five aces: {dice}",
+                                name=names[view["shown"]], dice=view["shown_dice"]))
         if "your_hand" in view:
-            lines.append(f"Your dice: {Hand.of(view['your_faces'], view['dice']).dice_text()}"
-                         f" — {view['your_hand_name']}")
+            lines.append(spoken(lang, "Your dice: {value}", value=Hand.of(
+                view["your_faces"], view["dice"]).dice_text()) + f" — {view['your_hand_name']}")
         if view["to_move"] is not None and view["to_move"] == view["seat"]:
             lines.append(self._hint(view))
         if view["phase"] == OVER:
             shown = ", ".join(f"{names[s]} {d}" for s, d in enumerate(view["revealed"]) if d)
-            lines.append(f"Dice: {shown}")
-            lines.append(f"{names[view['winner']]} won: {view['reason']}.")
+            lines.append(spoken(lang, "Dice: {dice}", dice=shown))
+            lines.append(spoken(lang, "{name} won: {reason}.", name=names[view["winner"]],
+                                reason=view["reason"]))
         return "\n".join(lines)
 
     def _hint(self, view: dict[str, Any]) -> str:
         """What the seat to move may do, in words."""
+        lang = view.get("lang")
         left = view["max_throws"] - view["throws"][view["seat"]]
+        throws = (spoken(lang, "1 throw left") if left == 1
+                  else spoken(lang, "{count} throws left", count=left))
         if view["phase"] == CHASE:
-            return f"Reroll to make five aces too ({left} throws left), or accept."
+            return spoken(lang, "Reroll to make five aces too ({throws}), or accept.",
+                          throws=throws)
         every = hands(view["dice"])
         options = []
         if view["claim"] is not None and not view["thrown"]:
-            options.append("doubt")
+            options.append(spoken(lang, "doubt"))
         lowest = 0 if view["claim"] is None else \
             self.parse_hand(view["claim"]).strength + 1
         if view["claim"] is not None and left and lowest < len(every):
-            options.append(f"reroll some dice ({left} throws left)")
+            options.append(spoken(lang, "reroll some dice ({throws})", throws=throws))
         if lowest < len(every):
-            options.append(f"announce {every[lowest]} ({every[lowest].name()}) or higher")
-        return "You may " + ", ".join(options[:-1]) + \
-            (" or " if len(options) > 1 else "") + options[-1] + "."
+            options.append(spoken(lang, "announce {hand} ({name}) or higher",
+                                  hand=str(every[lowest]), name=every[lowest].name()))
+        if len(options) == 1:
+            return spoken(lang, "You may {choice}.", choice=options[0])
+        return spoken(lang, "You may {choices} or {last}.", choices=", ".join(options[:-1]),
+                      last=options[-1])
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
@@ -1062,6 +1076,8 @@ class RerollTable:
     """
 
     def __init__(self) -> None:
+        import numpy as np
+
         self.throws: tuple[Faces, ...] = tuple(
             itertools.combinations_with_replacement(range(1, 7), 5))
         self.index = {faces: i for i, faces in enumerate(self.throws)}
@@ -1088,12 +1104,16 @@ class RerollTable:
 
     def reached(self, dice: str) -> np.ndarray:
         """1 where throw ``i`` (a row) is at least hand ``j`` (a column, by strength)."""
+        import numpy as np
+
         strengths = np.array([_strengths(dice)[f] for f in self.throws])
         return (strengths[:, None] >= np.arange(len(self.throws))[None, :]).astype(float)
 
     def reach_all(self, dice: str, rerolls: int) -> np.ndarray:
         """Row ``i``, column ``j``: the best chance that throw ``i`` reaches at least hand
         ``j`` with ``rerolls`` rerolls still allowed, stopping as soon as it is reached."""
+        import numpy as np
+
         key = (dice, rerolls)
         if key not in self._reach:
             done = self.reached(dice)

@@ -31,7 +31,7 @@ says so. A game is one turn per row for each of 1 to 8 players.
 Decisions where the seeds and the digest are silent, taken as players take them:
 
 - Five (or six) alike are not a full house, and four alike are not two pairs: the two
-  groups must show different faces (seed 001 says so for the full house, seed 004 for
+  groups must show different faces (Tärningspoker says so for the full house, Terningspoker for
   two pairs; the Scandinavian sheets agree). Under the Yahtzee joker a Yahtzee does
   fill Full House and the straights at their full value.
 - A row scores the best reading of the dice: with 6 6 5 5 1 "pair" is 12, not 10.
@@ -57,7 +57,7 @@ Decisions where the seeds and the digest are silent, taken as players take them:
 - The sheet's language is the house rule ``lang`` (en, sv, da) and no preset changes it;
   row names are read in all three languages whatever it is.
 - With two players, seat 0 plays white and seat 1 black (for the statistics of won games,
-  as seed 001's site keeps them).
+  as the Tärningspoker site keeps them).
 
 The row scoring is a set of small pure functions of (sorted dice, rules, first throw), so
 a solver can tabulate them: :func:`score` for one row, ``rules.rows`` for the row list.
@@ -192,8 +192,8 @@ class YatzyRules(Rules):
         "maxi": "Maxi Yatzy: six dice, 20 rows, bonus 100 at 84, Maxi Yatzy 100, "
                 "unused throws saved",
         "yahtzee": "official Yahtzee: bonus 35 at 63, 100 per extra Yahtzee, jokers",
-        "tarningspoker": "seed 001's Tärningspoker: 13 rows, no bonus",
-        "terningspoker": "seed 004's Terningspoker: part 1 against three, first throw "
+        "tarningspoker": "Tärningspoker (the Swedish rules): 13 rows, no bonus",
+        "terningspoker": "Terningspoker (the Danish rules): part 1 against three, first throw "
                          "doubles, poker +50, dashes, result against the average",
     }
 
@@ -401,7 +401,7 @@ _LABELS: dict[str, dict[str, str]] = {
            "yatzy": "Yatzy", "upper": "Sum", "bonus": "Bonus", "extra": "Ekstra yatzy",
            "total": "I alt", "average": "Gennemsnit", "result": "Resultat"},
 }
-# The names each sheet's own players write (seed 001 is Swedish, seed 004 Danish).
+# The names each sheet's own players write (Tärningspoker is Swedish, Terningspoker Danish).
 _SHEET_LABELS: dict[tuple[str, str], dict[str, str]] = {
     ("maxi", "en"): {"yatzy": "Maxi Yatzy"},
     ("maxi", "sv"): {"yatzy": "Maxi Yatzy"},
@@ -1019,9 +1019,7 @@ def render_sheet(view: dict[str, Any], names: Sequence[str], lang: str | None = 
         rows.append((label("average", lang), [average] * n))
         rows.append((label("result", lang), [_cell_text(r) for r in view["results"]]))
 
-    heads = list(names[:n])
-    if "colours" in view:
-        heads = [f"{name} ({text[c]})" for name, c in zip(heads, view["colours"], strict=True)]
+    heads = list(names[:n])  # the colours are for the statistics, not the sheet's heads
     width = max(len(r[0]) for r in rows)
     widths = [max(6, len(h), *(len(r[1][s]) for r in rows)) for s, h in enumerate(heads)]
     lines = []

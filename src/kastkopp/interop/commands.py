@@ -11,24 +11,23 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import random
 import sys
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
 from kastkopp.dice import DiceSource, SecureDice, SeededDice
 from kastkopp.engine import KastkoppError
-from kastkopp.interop.maexchen import (
-    DEFAULT_PORT,
-    MaexchenClient,
-    MaexchenServer,
-    RoundResult,
-    bot_names,
-    parse_server,
-)
+
+if TYPE_CHECKING:
+    from kastkopp.interop.maexchen import RoundResult
+
+# kastkopp.interop.maexchen.DEFAULT_PORT, repeated: the protocol module loads the games, which
+# the command line's start-up (``kastkopp --help``) should not wait for.
+DEFAULT_PORT = 9000
 
 console = Console(highlight=False)
 
@@ -49,6 +48,10 @@ def maexchen_server(
                                      help="HEARTBEAT to every client this often (0: never)"),
 ) -> None:
     """Run a Mäxchen bot-competition server (UDP) playing Mia's maexchen preset."""
+    import asyncio
+
+    from kastkopp.interop.maexchen import MaexchenServer
+
     if not 0 <= port < 65536:
         raise KastkoppError(f"the port must be 0 to 65535, not {port}")
     if answer_timeout_ms < 1:
@@ -94,6 +97,10 @@ def bot_maexchen(
     verbose: bool = typer.Option(False, "--verbose", help="print every message received"),
 ) -> None:
     """Let a kastkopp bot play Mia on a Mäxchen bot-competition server."""
+    import asyncio
+
+    from kastkopp.interop.maexchen import MaexchenClient, bot_names, parse_server
+
     if strategy not in bot_names():
         raise KastkoppError(f"no bot '{strategy}' for Mia (bots: {', '.join(bot_names())})")
     host, port = parse_server(server)

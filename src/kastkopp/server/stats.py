@@ -1,7 +1,7 @@
 """Statistics and ratings, derived from the finished tables (nothing is typed twice).
 
 - :func:`by_seat`: per preset and player count, how often each seat won alone and how
-  often the game was drawn (a shared first place), as seed 001's server shows
+  often the game was drawn (a shared first place), as the Tärningspoker site's statistics show
   "white 49.25 %, black 49.89 %, draws 0.84 %".
 - :func:`leaderboard`: openskill (Plackett–Luce, so a five-player ranking counts as one
   game, not ten duels) over every finished game in the order they ended; bots are rated

@@ -22,19 +22,23 @@ import io
 import json
 import shlex
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from kastkopp.cli_support import console, friendly
+from kastkopp.cli_support import console, friendly, language, say
 from kastkopp.engine import RuleError
-from kastkopp.sheets import Sheet, kinds
-from kastkopp.sheets import sheetfile as files
-from kastkopp.sheets.history import History
 
-sheet_app = typer.Typer(no_args_is_help=True, help="Keep score of a game played with real "
-                        "dice: enter what happened, every number is derived.")
+if TYPE_CHECKING:  # the sheets load the games: only a command that reads a sheet waits
+    from kastkopp.sheets import Sheet
+    from kastkopp.sheets.history import History
+
+sheet_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                        help="Keep score of a game played with real dice: enter what "
+                        "happened, every number is derived.")
 
 
 # Cells like -1 are entries, not options.
@@ -43,12 +47,19 @@ ENTRY_COMMAND = {"ignore_unknown_options": True, "allow_extra_args": False}
 
 
 
+def files() -> ModuleType:
+    """The sheet files' module, loaded when a command first reads or writes a sheet."""
+    from kastkopp.sheets import sheetfile
+
+    return sheetfile
+
+
 def change(path: Path, *lines: str) -> History:
     """Make changes to the sheet in ``path``: all of them, or (on an error) none."""
-    history = files.read(path)
+    history = files().read(path)
     for line in lines:
         history = history.do(line)
-    files.write(path, history)
+    files().write(path, history)
     return history
 
 
@@ -67,46 +78,71 @@ def render(sheet: Sheet) -> None:
         table.add_row(*(derived.empty if cell is None else escape(cell) for cell in row))
     console.print(table, highlight=False)
     for flag in derived.flags:
-        console.print(f"[yellow]! entry {flag.entry + 1} ({escape(flag.text)}): "
-                      f"{escape(flag.reason)}[/]", highlight=False)
+        warning = say("! entry {number} ({text}): {reason}", number=flag.entry + 1,
+                      text=flag.text, reason=flag.reason)
+        console.print(f"[yellow]{escape(warning)}[/]", highlight=False)
     console.print(escape(standings_line(sheet)), highlight=False)
 
 
 def describe_rules(sheet: Sheet) -> str:
     changed = sheet.changed_rules()
-    preset = f"preset {sheet.preset}" if sheet.preset else "default rules"
+    preset = say("preset {name}", name=sheet.preset) if sheet.preset else say("default rules")
     if not changed:
         return preset
     return preset + ", " + ", ".join(f"{k}={sheet.rule_text(k)}" for k in changed)
 
 
 def ordinal(n: int) -> str:
+    """``1st`` in English; ``1.`` in Swedish and Danish."""
+    if language() != "en":
+        return f"{n}."
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def counted(number: float, word: str) -> str:
+    """What a player has left or has made, in the sheet's own unit."""
+    one = number == 1
+    count = (str(number) if isinstance(number, int) else f"{number:g}").replace("-", "−")
+    if word == "dice":
+        return say("1 die") if one else say("{count} dice", count=count)
+    if word == "lives":
+        return say("1 life") if one else say("{count} lives", count=count)
+    if word == "points":
+        return say("1 point") if one else say("{count} points", count=count)
+    if word == "total":
+        return say("total {count}", count=count)
+    if word == "balance":
+        return say("balance {count}", count=count)
+    return f"{count} {word}"
+
+
+def signed(value: float) -> str:
+    """``+3``, ``−3``: with the minus sign the sheet's cells are written with."""
+    text = f"{value:+d}" if isinstance(value, int) else f"{value:+g}"
+    return text.replace("-", "−")
 
 
 def standings_line(sheet: Sheet) -> str:
     derived = sheet.derive()
     parts = []
     for s in sorted(derived.standings, key=lambda s: s.place):
-        count = s.count if isinstance(s.count, int) else f"{s.count:g}"
-        word = derived.count_name
-        if count == 1:
-            word = {"dice": "die", "lives": "life", "points": "point"}.get(word, word)
-        what = f"{word} {count}" if word in ("total", "balance") else f"{count} {word}"
+        what = counted(s.count, derived.count_name)
         if s.out is not None:
-            what += f", out in round {s.out}"
+            what += ", " + say("out in round {round}", round=s.out)
         if "result" in s.extra:
-            what += f", result {s.extra['result']:+g}"
+            what += ", " + say("result {result}", result=signed(s.extra["result"]))
         if "winnings" in s.extra:
-            what += f", pot {s.extra['winnings']:+d}"
+            what += ", " + say("pot {pot}", pot=signed(s.extra["winnings"]))
         parts.append(f"{ordinal(s.place)} {s.name} ({what})")
-    state = "finished" if derived.finished else "not finished"
     winners = derived.winners
     if len(winners) == 1:
-        state += f": {winners[0].name} wins"
+        won = say("{name} wins", name=winners[0].name)
     elif winners:
-        state += ": " + " and ".join(w.name for w in winners) + " share the win"
+        won = say("{names} share the win", names=" & ".join(w.name for w in winners))
+    state = (say("finished: {who}", who=won) if derived.finished and winners
+             else say("finished") if derived.finished
+             else say("not finished: {who}", who=won) if winners else say("not finished"))
     return f"{' · '.join(parts)} — {state}"
 
 
@@ -121,22 +157,26 @@ def new_command(
     file: Path = typer.Argument(..., metavar="FILE", help="the sheet file to create"),
     players: str = typer.Option(..., "--players", help='the players in order, e.g. '
                                 '"Anna,Ben,Cara"'),
-    preset: str = typer.Option(None, "--preset", help="a named rule set"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
     rule: list[str] = typer.Option([], "--rule", help="house rule as name=value (repeatable)"),
     force: bool = typer.Option(False, "--force", help="replace an existing file"),
 ) -> None:
     """Start a sheet for GAME in FILE."""
     if file.exists() and not force:
-        raise RuleError(f"{file} already exists (use another name, or --force to replace it)")
+        raise RuleError("{file} already exists (use another name, or --force to replace it)",
+                        file=str(file))
     rules: dict[str, str] = {}
     for pair in rule:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise RuleError(f"write a house rule as name=value, not '{pair}'")
+            raise RuleError("write a house rule as name=value, not '{pair}'", pair=pair)
         rules[name.strip()] = value.strip()
     names = [n.strip() for n in players.split(",")]
+    from kastkopp.sheets import Sheet
+    from kastkopp.sheets.history import History
+
     sheet = Sheet.new(game, names, preset, **rules)
-    files.write(file, History(sheet))
+    files().write(file, History(sheet))
     render(sheet)
 
 
@@ -172,7 +212,7 @@ def set_command(
     """Change house rules mid-game: everything is derived again from the same entries."""
     for pair in rules:
         if "=" not in pair:
-            raise RuleError(f"write a house rule as name=value, not '{pair}'")
+            raise RuleError("write a house rule as name=value, not '{pair}'", pair=pair)
     render(change(file, *(f"set {shlex.quote(pair)}" for pair in rules)).sheet)
 
 
@@ -211,8 +251,8 @@ def move_command(file: Path = typer.Argument(..., metavar="FILE"),
 def undo_command(file: Path = typer.Argument(..., metavar="FILE"),
                  steps: int = typer.Option(1, "--steps", min=1)) -> None:
     """Take back the last change (or the last N)."""
-    history = files.read(file).undo(steps)
-    files.write(file, history)
+    history = files().read(file).undo(steps)
+    files().write(file, history)
     render(history.sheet)
 
 
@@ -221,17 +261,18 @@ def undo_command(file: Path = typer.Argument(..., metavar="FILE"),
 def redo_command(file: Path = typer.Argument(..., metavar="FILE"),
                  steps: int = typer.Option(1, "--steps", min=1)) -> None:
     """Bring back what undo took back."""
-    history = files.read(file).redo(steps)
-    files.write(file, history)
+    history = files().read(file).redo(steps)
+    files().write(file, history)
     render(history.sheet)
 
 
 @sheet_app.command("show")
 @friendly
 def show_command(file: Path = typer.Argument(..., metavar="FILE"),
-                 as_json: bool = typer.Option(False, "--json", help="machine-readable")) -> None:
+                 as_json: bool = typer.Option(False, "--json",
+                                              help="print JSON for programs")) -> None:
     """The sheet: every cell entered, every number derived, who stands where."""
-    history = files.read(file)
+    history = files().read(file)
     if as_json:
         data = history.sheet.to_json()
         data["undo"] = len(history.changes)
@@ -244,13 +285,14 @@ def show_command(file: Path = typer.Argument(..., metavar="FILE"),
 @sheet_app.command("export")
 @friendly
 def export_command(file: Path = typer.Argument(..., metavar="FILE"),
-                   as_csv: bool = typer.Option(False, "--csv", help="comma-separated values"),
-                   output: Path = typer.Option(None, "--output", "-o",
+                   as_csv: bool = typer.Option(True, "--csv", hidden=True,
+                                               help="comma-separated values (the only format, "
+                                               "and the default)"),
+                   output: Path = typer.Option(None, "--output", "-o", metavar="FILE",
                                                help="write here instead of printing")) -> None:
-    """The table for a spreadsheet. Empty cells stay empty (they are not zeros)."""
-    if not as_csv:
-        raise RuleError("say which format: --csv")
-    sheet = files.read(file).sheet
+    """The table for a spreadsheet, as comma-separated values. Empty cells stay empty
+    (they are not zeros)."""
+    sheet = files().read(file).sheet
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     for row in sheet.derive().grid:
@@ -269,6 +311,8 @@ def export_command(file: Path = typer.Argument(..., metavar="FILE"),
 @friendly
 def games_command() -> None:
     """The games a sheet can be kept for, and what an entry looks like for each."""
+    from kastkopp.sheets import kinds
+
     for name, kind in sorted(kinds().items()):
         console.print(f"[bold]{name}[/] — {kind.title}: {escape(kind.entry_help)}",
                       highlight=False)

@@ -26,6 +26,7 @@ changes made to a sheet, which is also what the sheet file stores.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import shlex
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -174,11 +175,22 @@ def register_kind(kind: type[SheetKind]) -> type[SheetKind]:
     return kind
 
 
+KIND_MODULES = ("liars", "poker_dice", "pots", "slosch", "yatzy")
+
+
+def _load_kinds() -> None:
+    """Import every kind's module, which registers it (once; later calls cost nothing)."""
+    for module in KIND_MODULES:
+        importlib.import_module(f"kastkopp.sheets.{module}")
+
+
 def kinds() -> dict[str, SheetKind]:
+    _load_kinds()
     return dict(_KINDS)
 
 
 def kind_for(game: str) -> SheetKind:
+    _load_kinds()
     if game not in _KINDS:
         known = ", ".join(sorted(_KINDS))
         raise RuleError(f"there is no score sheet for '{game}' (sheets: {known})")
@@ -368,5 +380,5 @@ def rule_text(value: Any) -> str:
 
 
 def signed(value: int) -> str:
-    """A cell as the seed writes it: ``1``, ``0``, ``−1``."""
+    """A cell as Løgneterninger regler writes it: ``1``, ``0``, ``−1``."""
     return f"−{-value}" if value < 0 else str(value)

@@ -1,4 +1,4 @@
-"""The liar's-dice sheet (seed 003): Løgneterninger, Perudo, Lögnare, Dudo.
+"""The liar's-dice sheet (Løgneterninger regler): Løgneterninger, Perudo, Lögnare, Dudo.
 
 Every round changes exactly one player's dice, and the sheet writes that change in the
 player's cell: ``1`` for a lost challenge (either side) or a wrong exact call, ``−1`` for
@@ -60,7 +60,7 @@ class Exact(Entry):
     written: int | None = None
 
 
-# seed 003's names for its settings (its sheet app is where players meet them)
+# Løgneterninger regler's names for its settings (its sheet app is where players meet them)
 SEED_SETTINGS = {"startingDice": "dice", "onesWild": "ones_wild", "exactCall": "exact_call",
                  "keepEliminated": "keep_eliminated"}
 LOSS_WORDS = {"loss", "lost", "lose", "tab", "tabt", "förlust", "förlorade", "+1"}

@@ -1,4 +1,4 @@
-"""The Liar Dice sheet (Poker Menteur, seed 002): who won each game of a match.
+"""The Liar Dice sheet (Poker Menteur, Løgner terninger): who won each game of a match.
 
 A game of Liar Dice ends when someone doubts, with one winner. Two players play a match,
 best of ``best_of`` games (3 by default, 5 is common): the first to win more than half wins

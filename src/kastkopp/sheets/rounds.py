@@ -1,12 +1,12 @@
 """What the elimination sheets share: a row per round, a cell per player, counts that fall.
 
-Liar's dice and Slosch are kept the same way on paper (seed 003): every round changes some
-players' count by a cell, the count left is the start minus the sum of the cells, and a
-player at zero is out. An out player's later cells are *empty* — there was no round for
+Liar's dice and Slosch are kept the same way on paper (Løgneterninger regler): every round
+changes some players' count by a cell, the count left is the start minus the sum of the
+cells, and a player at zero is out. An out player's later cells are *empty* — there was no round for
 them — which is not the same as a 0 (they played and lost nothing).
 
-Ranking is the seed's: players still in by what they have left, players who are out by
-when they went out (later is better). Nobody ties on their shared zero; only players who
+Ranking is Løgneterninger regler's: players still in by what they have left, players who
+are out by when they went out (later is better). Nobody ties on their shared zero; only players who
 went out in the very same round share a place.
 """
 

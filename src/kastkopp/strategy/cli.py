@@ -14,14 +14,13 @@ from contextlib import contextmanager
 from typing import Any
 
 import typer
-from rich.progress import Progress
 from rich.table import Table as RichTable
 
 from kastkopp.cli_support import console, errors, friendly, parse_rules
 
-solve_app = typer.Typer(no_args_is_help=True, add_completion=False,
+solve_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                         help="Solve a game: its value and how to play it.")
-advise_app = typer.Typer(no_args_is_help=True, add_completion=False,
+advise_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                          help="What to do now, in numbers, from a solved table.")
 
 
@@ -42,6 +41,8 @@ def _rules(rule_class: Any, preset: str | None, pairs: list[str]) -> Any:
 @contextmanager
 def _progress(label: str, total: float) -> Iterator[Callable[[float], None]]:
     """A progress bar on the terminal; yields ``update(done)``."""
+    from rich.progress import Progress
+
     with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(label, total=total)
         yield lambda done: bar.update(task, completed=done)
@@ -61,14 +62,16 @@ def _percent(p: Any) -> str:
 @solve_app.command("mia")
 @friendly
 def solve_mia(
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     passes: int = typer.Option(1, "--passes", min=0, max=5,
                                help="how often one claim may be passed on in a row (the "
                                "rules: once)"),
     target: float = typer.Option(1e-4, "--target", min=1e-9, max=0.1,
                                  help="exploitability to reach in every subgame, in lives"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Heads-up Slosch: the equilibrium of one exchange (announce, believe, call, pass)."""
     from kastkopp.games.mia import MiaRules
@@ -84,7 +87,8 @@ def solve_mia(
         return
     console.print(f"First player's value: [bold]{eq.value:+.4f}[/] lives per exchange "
                   f"(exploitability {eq.exploitability:.1e}, {eq.seconds:.1f} s)")
-    table = RichTable(title="The opening announcement, and how it is answered")
+    console.print("The opening announcement, and how it is answered", style="bold")
+    table = RichTable()
     for column in ("value", "truth", "bluff", "claimed", "true", "call", "roll", "pass"):
         table.add_column(column, justify="right")
     for row in data["opening"]:
@@ -92,6 +96,18 @@ def solve_mia(
                                       ("truth", "bluff", "claimed", "true", "call", "roll",
                                        "pass")))
     console.print(table)
+    console.print(MIA_LEGEND, highlight=False)
+
+
+MIA_LEGEND = """\
+value    what the first roller has in the cup, worst first
+truth    how often the roller announces exactly that value
+bluff    how often the roller announces more than that value
+claimed  how often the roller announces that value at all, whatever the cup shows
+true     of those announcements, how often the cup holds at least that value
+call     how often the other player lifts the cup on that announcement
+roll     how often the other player believes it and rolls on
+pass     how often the other player believes it and passes the cup on unseen"""
 
 
 # --------------------------------------------------------------------------- Linka
@@ -198,10 +214,12 @@ def solve_knack(
 @solve_app.command("yatzy")
 @friendly
 def solve_yatzy(
-    preset: str = typer.Option(None, "--preset", help="yatzy, yahtzee, tarningspoker, ..."),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="yatzy, yahtzee, tarningspoker, ..."),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Optimal solitaire Yatzy: the highest expected score under a rule set."""
     from kastkopp.games.yatzy import YatzyRules
@@ -245,9 +263,11 @@ def advise_yatzy(
     yatzy_zero: bool = typer.Option(False, "--yatzy-zero",
                                     help="the Yatzy row was crossed out (holds 0)"),
     score: float = typer.Option(0.0, "--score", help="points already on the sheet"),
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
-    as_json: bool = typer.Option(False, "--json"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Every choice now with its expected final score, best first (from the solved table)."""
     from kastkopp.games.yatzy import YatzyRules
@@ -281,8 +301,10 @@ def advise_yatzy(
 @friendly
 def solve_liars(
     dice: int = typer.Option(1, "--dice", min=1, max=5, help="dice in each cup"),
-    preset: str = typer.Option(None, "--preset", help="kastkopp rules (default lognare)"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME",
+                               help="kastkopp rules (default lognare)"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     openspiel: bool = typer.Option(False, "--openspiel", help="OpenSpiel's rules: the "
                                    "highest face wild, bids by count then face"),
     faces: int = typer.Option(6, "--faces", min=2, max=9, help="faces of a die (2 to 6 with "
@@ -292,7 +314,7 @@ def solve_liars(
     variant: str = typer.Option("cfr+", "--variant", help="cfr+ or dcfr"),
     max_memory: float = typer.Option(2.0, "--max-memory", min=0.001,
                                      help="GB the solver's tables may take"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """One round of two-player liar's dice: its value and an equilibrium, by CFR."""
     from kastkopp.engine import RuleError
