@@ -12,7 +12,7 @@ def test_the_review_opens_when_the_game_is_over(client) -> None:
     anna = guest(client, "Anna")
     table = new_table(client, anna, "mia", 2, [None, "bot:sensible"])
     url = f"/api/tables/{table['id']}"
-    client.post(f"{url}/start", json={}, headers=anna)
+    client.post(f"{url}/start", json={"seed": "a1"}, headers=anna)
     early = client.get(f"{url}/review")
     assert early.status_code == 400
     assert early.json()["detail"] == "the game is not over; a review would show hidden dice"
