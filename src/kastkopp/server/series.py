@@ -105,8 +105,8 @@ class SeriesRunner:
             if len(players) < 3:
                 raise TableError("a chouette needs three players or more")
             if games is None or not 1 <= games <= MAX_CHOUETTE_GAMES:
-                raise TableError(f"say how many games the chouette lasts (1 to "
-                                 f"{MAX_CHOUETTE_GAMES})")
+                raise TableError("say how many games the chouette lasts (1 to {most})",
+                                 most=MAX_CHOUETTE_GAMES)
             value = Chouette(tuple(players))
         else:
             value = Knockout(tuple(players))
