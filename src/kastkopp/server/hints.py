@@ -68,6 +68,7 @@ class Preparations:
         """True once prepared; otherwise starts (or keeps waiting for) the preparation.
         Raises :class:`~kastkopp.server.workers.Busy` when the workers' queue is full."""
         if advisor.ready():
+            self.tasks.pop(advisor.key, None)
             return True
         task = self.tasks.get(advisor.key)
         if task is not None and task.done():

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -82,33 +83,39 @@ def warm_up_works() -> list[Work]:
 
 
 class LRU(Generic[K, V]):
-    """A mapping of at most ``size`` entries; the least recently used goes first."""
+    """A mapping of at most ``size`` entries; the least recently used goes first.
+
+    Safe to share between threads (a server keeps a solved table from a thread)."""
 
     def __init__(self, size: int) -> None:
         if size < 1:
             raise ValueError("an LRU cache keeps at least one entry")
         self.size = size
         self._entries: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
-        if key not in self._entries:
-            return None
-        self._entries.move_to_end(key)
-        return self._entries[key]
+        with self._lock:
+            if key not in self._entries:
+                return None
+            self._entries.move_to_end(key)
+            return self._entries[key]
 
     def put(self, key: K, value: V) -> None:
-        self._entries[key] = value
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
 
     __setitem__ = put
 
     def __getitem__(self, key: K) -> V:
-        if key not in self._entries:
-            raise KeyError(key)
-        self._entries.move_to_end(key)
-        return self._entries[key]
+        with self._lock:
+            if key not in self._entries:
+                raise KeyError(key)
+            self._entries.move_to_end(key)
+            return self._entries[key]
 
     def __contains__(self, key: object) -> bool:
         return key in self._entries
@@ -120,7 +127,8 @@ class LRU(Generic[K, V]):
         return list(self._entries)
 
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
 
 
 def env_int(name: str, default: int) -> int:
