@@ -88,8 +88,9 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        # no warm-up: the standard Yatzy tables are no test's business here
         command = [sys.executable, "-m", "kastkopp.server", "--port", str(self.port),
-                   "--db", self.db, "--log-level", "warning"]
+                   "--db", self.db, "--log-level", "warning", "--no-warm-up"]
         if self.redis:
             command += ["--redis", self.redis]
         self.process = subprocess.Popen(command)

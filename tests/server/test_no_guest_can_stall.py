@@ -20,7 +20,8 @@ from kastkopp.server.app import create_app
 from kastkopp.server.limits import Limiter, RateLimits
 from kastkopp.server.workers import Busy
 from kastkopp.strategy import yatzy_optimal
-from kastkopp.strategy.work import LRU
+from kastkopp.strategy.work import LRU, warm_up_works
+from kastkopp.strategy.yatzy_solver import cache_path, standard_rules
 
 SV = {"Accept-Language": "sv"}
 
@@ -217,3 +218,19 @@ def test_finished_tables_read_again_are_evicted_and_still_readable(
     log = client.get(f"/api/tables/{ids[0]}/log").json()
     assert verify_log(log) == [] and log["table"] == ids[0]
     assert {t for t in ids if t in hub.tables} == {ids[3], ids[0]}
+
+
+def test_a_fresh_server_answers_at_once_while_the_standard_tables_are_made(
+        make_client: Callable[..., TestClient]) -> None:
+    standard = {work.key for work in warm_up_works()}
+    assert len(standard) == len(standard_rules()) >= 4  # nothing cached yet
+    client = make_client(warm_up=True)
+    workers = client.app.state.workers  # type: ignore[attr-defined]
+    making = until(lambda: next(iter(workers.pending.values()), None))
+    assert set(workers.pending) <= standard  # one at a time, in the background
+    assert client.get("/api/games").status_code == 200
+    assert not making.done()
+    for rules in standard_rules():  # once on disk, nothing is left to make
+        cache_path(rules).parent.mkdir(parents=True, exist_ok=True)
+        cache_path(rules).touch()
+    assert warm_up_works() == []
