@@ -4,8 +4,8 @@ library (moving windows, kept in the process's memory).
 - logins: per address and per account name, so neither a flood from one place nor a
   guessing of one account's password from many goes far;
 - new accounts and guests: per address, and guests for everybody together;
-- password hashing (argon2, 64 MiB and tens of milliseconds each): a few at once, in
-  threads, a bounded number waiting; past that the request is refused at once.
+- password hashing (argon2, 64 MiB and tens of milliseconds each): at most one per two
+  cores at once, in threads, a bounded number waiting; past that refused at once.
 
 A refused request gets ``429`` with ``Retry-After`` (seconds) and a translated message; a
 full hashing queue ``503`` (:class:`~kastkopp.server.workers.Busy`). Several server
@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import os
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -51,7 +52,8 @@ class RateLimits:
     register_per_address: str = "10/minute"
     guest_per_address: str = "30/minute"
     guest_everybody: str = "600/minute"
-    hashing_at_once: int = 2  # argon2 hashes running (each takes 64 MiB)
+    # argon2 hashes running at once (64 MiB each), half the cores: the rest play
+    hashing_at_once: int = max(1, (os.cpu_count() or 2) // 2)
     hashing_waiting: int = 32  # requests waiting for one; more are refused at once
 
 
