@@ -234,3 +234,15 @@ def test_a_fresh_server_answers_at_once_while_the_standard_tables_are_made(
         cache_path(rules).parent.mkdir(parents=True, exist_ok=True)
         cache_path(rules).touch()
     assert warm_up_works() == []
+
+
+def test_a_table_of_ten_strong_bots_is_paced_not_played_at_once(client: TestClient) -> None:
+    anna = guest(client, "Anna")
+    table = new_table(client, anna, "liars_dice", 10, seats=["bot:strong"] * 10, sit=False)
+    client.post(f"/api/tables/{table['id']}/start", headers=anna, json={})
+    # asked right after the start, answered while the bots are still playing, move by move
+    first = client.get(f"/api/tables/{table['id']}").json()
+    assert first["status"] == "playing"
+    later = until(lambda: (s := client.get(f"/api/tables/{table['id']}").json())["seq"]
+                  > first["seq"] and s)
+    assert later["status"] == "playing"
