@@ -47,10 +47,10 @@ MAX_TABLE_BYTES = 2_000_000_000
 # Measured: one CFR+ iteration of the lattice walk takes about 20 ns of processor time per
 # edge and hand (two dice each, five faces: 0.6 s for 2,097,150 edges x 15 hands).
 SECONDS_PER_EDGE_HAND = 2e-8
-# A bot solves a round while its table waits (on the server, while every table of the
-# process waits), so it solves only rounds that take about a second at most. Measured on
-# the 2-core machine: one die each, six faces (2^12 bid sequences) 0.7 s; one die against
-# two (2^18) 37 s, which the bot plays by the odds instead.
+# A bot solves a round while its table waits (on the server in a worker process, see
+# EquilibriumLiarsBot.work), so it solves only rounds that take about a second at most.
+# Measured on the 2-core machine: one die each, six faces (2^12 bid sequences) 0.7 s; one
+# die against two (2^18) 37 s, which the bot plays by the odds instead.
 BOT_MAX_SEQUENCES = 2 ** 14
 CALL = "dudo"
 
