@@ -140,6 +140,8 @@ async def setup_client(http: httpx.AsyncClient, gate: asyncio.Semaphore,
     """A guest with a started table against a bot; the URL of its WebSocket."""
     async with gate:
         response = await http.post("/api/account/guest", json={"nickname": f"load{index}"})
+        if response.status_code != 200:
+            raise SystemExit(f"no guest account for a client: {response.text}")
         token = response.json()["token"]
         headers = {"Authorization": f"Bearer {token}"}
         table = (await http.post("/api/tables", json=GAME, headers=headers)).json()

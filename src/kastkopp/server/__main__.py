@@ -17,7 +17,8 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.0)
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--guest-limit", default=None,
-                        help="guests one address may make, e.g. 30/minute (the default)")
+                        help="guests one address (and everybody together) may make, "
+                        "e.g. 30/minute (the default; 600/minute for everybody)")
     parser.add_argument("--workers", type=int, default=1,
                         help="worker processes for solves (bots' tables, hints)")
     parser.add_argument("--no-warm-up", action="store_true",
