@@ -56,6 +56,15 @@ class RateLimits:
     hashing_at_once: int = max(1, (os.cpu_count() or 2) // 2)
     hashing_waiting: int = 32  # requests waiting for one; more are refused at once
 
+    def __post_init__(self) -> None:
+        for name in ("login_per_address", "login_per_account", "register_per_address",
+                     "guest_per_address", "guest_everybody"):
+            try:
+                parse(getattr(self, name))
+            except ValueError:
+                raise ValueError(f"a rate limit is like '30/minute', not "
+                                 f"'{getattr(self, name)}'") from None
+
 
 class Limiter:
     """The server's rate limits and its gate to password hashing."""
