@@ -137,7 +137,18 @@ def engine_peer(seconds: float = 2.0) -> float:
 
 async def setup_client(http: httpx.AsyncClient, gate: asyncio.Semaphore,
                        index: int) -> str:
-    """A guest with a started table against a bot; the URL of its WebSocket."""
+    """A guest with a started table against a bot; the URL of its WebSocket. A connection
+    the server closed as idle just as it was reused is tried again."""
+    for attempt in range(3):
+        try:
+            return await setup_one(http, gate, index)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def setup_one(http: httpx.AsyncClient, gate: asyncio.Semaphore, index: int) -> str:
     async with gate:
         response = await http.post("/api/account/guest", json={"nickname": f"load{index}"})
         if response.status_code != 200:
