@@ -17,11 +17,24 @@ peer measured in the same run — the same games played in-process by the engine
 network, no database), the ceiling for one core.
 With ``--runs 3`` every figure is also given as the median of the runs.
 
+Hostile load during the measurement (each switch alone or together), so that what one
+guest can do to everybody else is measured:
+
+- ``--hostile-solve``: a guest keeps asking for a Yatzy house rule set nobody has solved
+  (a Tärningspoker table with a new ``yatzy_score``, the optimal bot to move first), a
+  new one as soon as the last is solved;
+- ``--hostile-bots``: a table of ten strong liar's-dice bots plays (a new one when it ends);
+- ``--hostile-logins``: 40 connections at once keep logging in with a wrong password.
+
+The server's worker processes (the solves) are counted apart from the server.
+
 Usage (bounded: at most 2000 clients, 120 s, 5 runs; loopback only)::
 
     python benchmarks/bench_server.py --clients 1000 --seconds 20 --rate 2000 --runs 3
     python benchmarks/bench_server.py --clients 1000 --seconds 20 --rate 0   # saturate
     python benchmarks/bench_server.py --clients 50 --seconds 5      # a quick look
+    python benchmarks/bench_server.py --clients 1000 --seconds 20 --rate 2000 --runs 3 \
+        --hostile-solve                                                # and one guest solving
 """
 
 from __future__ import annotations
@@ -89,6 +102,20 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
+def children_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds (user + system) of each child process of ``pid`` (the workers)."""
+    found = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / tick
+    return found
+
+
 def engine_peer(seconds: float = 2.0) -> float:
     """Moves per second of the same game in-process: engine and bots, nothing else."""
     game = load("mia", preset="maexchen", players=2, rounds=1000)
@@ -110,9 +137,23 @@ def engine_peer(seconds: float = 2.0) -> float:
 
 async def setup_client(http: httpx.AsyncClient, gate: asyncio.Semaphore,
                        index: int) -> tuple[str, str]:
-    """A guest with a started table against a bot: its WebSocket's path and its token."""
+    """A guest with a started table against a bot; its WebSocket's path and its token. A connection
+    the server closed as idle just as it was reused is tried again."""
+    for attempt in range(3):
+        try:
+            return await setup_one(http, gate, index)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def setup_one(http: httpx.AsyncClient, gate: asyncio.Semaphore,
+                    index: int) -> tuple[str, str]:
     async with gate:
         response = await http.post("/api/account/guest", json={"nickname": f"load{index}"})
+        if response.status_code != 200:
+            raise SystemExit(f"no guest account for a client: {response.text}")
         token = response.json()["token"]
         headers = {"Authorization": f"Bearer {token}"}
         table = (await http.post("/api/tables", json=GAME, headers=headers)).json()
@@ -219,9 +260,104 @@ def machine() -> dict[str, Any]:
                                                       round(fifteen, 2)]}
 
 
+# --------------------------------------------------------------------------- hostile guests
+
+
+@dataclass
+class Hostile:
+    """What the hostile guests did during the measurement."""
+
+    solves_asked: int = 0
+    first_bot_moves: int = 0
+    bot_tables: int = 0
+    bot_moves: int = 0
+    logins: dict[int, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"solves_asked": self.solves_asked, "first_bot_moves": self.first_bot_moves,
+                "bot_tables": self.bot_tables, "bot_moves": self.bot_moves,
+                "logins_by_status": {str(k): v for k, v in sorted(self.logins.items())}}
+
+
+async def hostile_guest(http: httpx.AsyncClient, name: str) -> dict[str, str]:
+    response = await http.post("/api/account/guest", json={"nickname": name})
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+async def started_table(http: httpx.AsyncClient, headers: dict[str, str],
+                        body: dict[str, Any]) -> str:
+    table = (await http.post("/api/tables", json=body, headers=headers)).json()
+    await http.post(f"/api/tables/{table['id']}/start", json={}, headers=headers)
+    return str(table["id"])
+
+
+async def hostile_solves(http: httpx.AsyncClient, tally: Hostile, seed: int) -> None:
+    """New Yatzy house rules, one after the other: each is solved before its bot moves."""
+    headers = await hostile_guest(http, "solver")
+    scores = random.Random(seed).sample(range(1, 1000), 200)
+    for score in scores:
+        table_id = await started_table(http, headers, {
+            "game": "yatzy", "preset": "tarningspoker", "players": 2, "sit": True,
+            "rules": {"yatzy_score": score}, "seats": ["bot:optimal", None]})
+        tally.solves_asked += 1
+        while (await http.get(f"/api/tables/{table_id}")).json()["to_move"] == 0:
+            await asyncio.sleep(0.2)
+        tally.first_bot_moves += 1
+
+
+async def hostile_bots(http: httpx.AsyncClient, tally: Hostile) -> None:
+    """Ten strong liar's-dice bots at one table, a new table when one ends."""
+    headers = await hostile_guest(http, "crowd")
+    while True:
+        table_id = await started_table(http, headers, {
+            "game": "liars_dice", "players": 10, "seats": ["bot:strong"] * 10, "sit": False})
+        tally.bot_tables += 1
+        seq = 0
+        while True:
+            await asyncio.sleep(0.5)
+            summary = (await http.get(f"/api/tables/{table_id}")).json()
+            tally.bot_moves += summary["seq"] - seq
+            seq = summary["seq"]
+            if summary["status"] == "over":
+                break
+
+
+async def hostile_logins(http: httpx.AsyncClient, tally: Hostile, at_once: int = 40) -> None:
+    """``at_once`` connections logging in with a wrong password, again and again."""
+    await http.post("/api/account/register", json={"name": "victim",
+                                                   "password": "the right one"})
+
+    async def one(index: int) -> None:
+        while True:
+            response = await http.post("/api/account/login", json={
+                "name": "victim" if index % 2 else f"nobody{index}", "password": "wrong one"})
+            tally.logins[response.status_code] = tally.logins.get(response.status_code, 0) + 1
+
+    await asyncio.gather(*(one(i) for i in range(at_once)))
+
+
+async def hostile(base: str, switches: set[str], tally: Hostile) -> None:
+    """Every hostile guest asked for, until cancelled."""
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+        jobs = []
+        if "solve" in switches:
+            jobs.append(hostile_solves(http, tally, seed=time.time_ns()))
+        if "bots" in switches:
+            jobs.append(hostile_bots(http, tally))
+        if "logins" in switches:
+            jobs.append(hostile_logins(http, tally))
+        await asyncio.gather(*jobs)
+
+
 async def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    # A cache of solved tables of its own (a house rule set is new to it), no warm-up of
+    # the standard tables (nothing here plays them), and room for a thousand guests.
+    cache = str(Path(db).parent / "cache")
     server = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--host", HOST,
-                               "--port", str(port), "--db", db, "--log-level", "error"])
+                               "--port", str(port), "--db", db, "--log-level", "error",
+                               "--no-warm-up", "--guest-limit", "100000/minute"],
+                              env={**os.environ, "KASTKOPP_CACHE": cache})
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -237,7 +373,8 @@ async def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not answer within 120 s")
 
 
-async def run(clients: int, seconds: float, rate: float, processes: int) -> dict[str, Any]:
+async def run(clients: int, seconds: float, rate: float, processes: int,
+              switches: set[str]) -> dict[str, Any]:
     port = free_port()
     folder = tempfile.mkdtemp(prefix="kastkopp-bench-")
     db = str(Path(folder) / "bench.db")
@@ -268,15 +405,23 @@ async def run(clients: int, seconds: float, rate: float, processes: int) -> dict
                 raise SystemExit("a client process could not connect")
         connected_rss = rss_mb(server.pid)
         server_cpu = cpu_seconds(server.pid)
+        workers_before = children_cpu(server.pid)
+        tally = Hostile()
+        attack = asyncio.create_task(hostile(f"http://{HOST}:{port}", switches, tally))
         begin = time.perf_counter()
         for pipe in pipes:
             pipe.send(seconds)
         tallies = [await loop.run_in_executor(None, pipe.recv) for pipe in pipes]
         elapsed = time.perf_counter() - begin
+        attack.cancel()
+        with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
+            await attack
         current, peak = rss_mb(server.pid)
         user, system = (b - a for a, b in zip(server_cpu, cpu_seconds(server.pid),
                                               strict=True))
         server_cpu = user + system
+        workers_cpu = sum(cpu - workers_before.get(child, 0.0)
+                          for child, cpu in children_cpu(server.pid).items())
     finally:
         for worker in workers:
             worker.join(timeout=30)
@@ -303,6 +448,8 @@ async def run(clients: int, seconds: float, rate: float, processes: int) -> dict
             "server_system_cpu_share": round(system / elapsed, 2),
             "clients_cpu_share": round(sum(t[4] for t in tallies) / elapsed, 2),
             "server_cpu_us_per_move": round(1e6 * server_cpu / moves, 1) if moves else None,
+            "workers_cpu_share": round(workers_cpu / elapsed, 2),
+            "hostile": sorted(switches), "hostile_did": tally.to_json(),
             "machine_before": before, "machine_after": machine(),
             "server_rss_mb_connected": round(connected_rss[0], 1),
             "server_rss_mb": round(current, 1), "server_peak_rss_mb": round(peak, 1)}
@@ -310,7 +457,8 @@ async def run(clients: int, seconds: float, rate: float, processes: int) -> dict
 
 def median_of(results: list[dict[str, Any]]) -> dict[str, Any]:
     keys = ("moves_per_second", "p50_ms", "p99_ms", "max_ms", "server_cpu_share",
-            "clients_cpu_share", "server_cpu_us_per_move", "server_peak_rss_mb",
+            "clients_cpu_share", "server_cpu_us_per_move", "workers_cpu_share",
+            "server_peak_rss_mb",
             "ratio_to_engine_alone")
     return {k: statistics.median(r[k] for r in results) for k in keys
             if all(r.get(k) is not None for r in results)}
@@ -333,7 +481,10 @@ def report(result: dict[str, Any], rate: float) -> None:
           f"{result['clients_cpu_share']:.0%}; {before['cores']} cores, load average "
           f"{before['load_average']} before, {after['load_average']} after")
     print(f"  server memory: {result['server_rss_mb_connected']} MB with all connected, "
-          f"peak {result['server_peak_rss_mb']} MB")
+          f"peak {result['server_peak_rss_mb']} MB; worker processes "
+          f"{result['workers_cpu_share']:.0%} of a core")
+    if result["hostile"]:
+        print(f"  hostile ({', '.join(result['hostile'])}): {result['hostile_did']}")
     print(f"  peer, engine alone in-process (no network, no database): "
           f"{result['engine_alone_moves_per_second']} moves/s — the server reaches "
           f"{result['ratio_to_engine_alone']:.1%} of it")
@@ -350,14 +501,23 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="runs, each with a new server "
                         "and database; the median is printed too")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--hostile-solve", action="store_true",
+                        help="a guest keeps asking for new Yatzy house rules to be solved")
+    parser.add_argument("--hostile-bots", action="store_true",
+                        help="a table of ten strong liar's-dice bots plays meanwhile")
+    parser.add_argument("--hostile-logins", action="store_true",
+                        help="40 connections keep logging in with a wrong password")
     args = parser.parse_args()
+    switches = {name for name in ("solve", "bots", "logins")
+                if getattr(args, f"hostile_{name}")}
     clients = max(1, min(args.clients, MAX_CLIENTS))
     seconds = max(1.0, min(args.seconds, MAX_SECONDS))
     processes = max(1, min(args.client_processes, 8, clients))
     raise_file_limit()
     results = []
     for _ in range(max(1, min(args.runs, 5))):
-        result = asyncio.run(run(clients, seconds, max(0.0, args.rate), processes))
+        result = asyncio.run(run(clients, seconds, max(0.0, args.rate), processes,
+                                 switches))
         peer = engine_peer()
         result["engine_alone_moves_per_second"] = round(peer, 1)
         result["ratio_to_engine_alone"] = round(result["moves_per_second"] / peer, 3)

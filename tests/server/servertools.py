@@ -91,8 +91,9 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        # no warm-up: the standard Yatzy tables are no test's business here
         command = [sys.executable, "-m", "kastkopp.server", "--port", str(self.port),
-                   "--db", self.db, "--log-level", self.log_level]
+                   "--db", self.db, "--log-level", self.log_level, "--no-warm-up"]
         if self.redis:
             command += ["--redis", self.redis]
         output = None if self.log is None else self.log.open("ab")

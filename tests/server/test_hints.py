@@ -15,13 +15,14 @@ from servertools import guest, new_table
 
 from kastkopp.server.app import create_app
 from kastkopp.strategy import yatzy_optimal
+from kastkopp.strategy.work import LRU
 
 
 @pytest.fixture
 def hint_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     # A cold advisor: no solved table in this process, none in the (empty) disk cache.
     monkeypatch.setenv("KASTKOPP_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(yatzy_optimal, "_TABLES", {})
+    monkeypatch.setattr(yatzy_optimal, "_TABLES", LRU(yatzy_optimal.TABLES_KEPT))
     with TestClient(create_app(str(tmp_path / "kastkopp.db"))) as test_client:
         yield test_client
 

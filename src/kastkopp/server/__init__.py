@@ -16,15 +16,25 @@ from __future__ import annotations
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           redis_url: str | None = None, bot_delay: float = 0.0,
           log_level: str = "info", maexchen_port: int | None = None,
-          maexchen_timeout: float = 0.25) -> None:
-    """Run the server with uvicorn until interrupted."""
+          maexchen_timeout: float = 0.25, guest_limit: str | None = None,
+          workers: int = 1, warm_up: bool = True) -> None:
+    """Run the server with uvicorn until interrupted.
+
+    ``guest_limit`` (e.g. ``"30/minute"``) is how many guests one address, and everybody
+    together, may make;
+    ``workers`` processes do the solves; ``warm_up`` solves the standard presets' tables
+    into the disk cache in the background (the server answers at once meanwhile)."""
     import uvicorn
 
     from kastkopp.server.app import create_app
+    from kastkopp.server.limits import RateLimits
 
+    limits = RateLimits() if guest_limit is None else \
+        RateLimits(guest_per_address=guest_limit, guest_everybody=guest_limit)
     app = create_app(db, redis_url=redis_url, bot_delay=bot_delay,
                      maexchen=None if maexchen_port is None else (host, maexchen_port),
-                     maexchen_timeout=maexchen_timeout)
+                     maexchen_timeout=maexchen_timeout, rate_limits=limits, workers=workers,
+                     warm_up=warm_up)
     quiet_garbage_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
                 ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on")

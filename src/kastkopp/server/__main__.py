@@ -16,8 +16,16 @@ def main() -> None:
     parser.add_argument("--redis", default=None, help="Redis URL (several processes)")
     parser.add_argument("--bot-delay", type=float, default=0.0)
     parser.add_argument("--log-level", default="info")
+    parser.add_argument("--guest-limit", default=None,
+                        help="guests one address (and everybody together) may make, "
+                        "e.g. 30/minute (the default; 600/minute for everybody)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="worker processes for solves (bots' tables, hints)")
+    parser.add_argument("--no-warm-up", action="store_true",
+                        help="do not solve the standard presets' tables at start")
     args = parser.parse_args()
-    serve(args.host, args.port, args.db, args.redis, args.bot_delay, args.log_level)
+    serve(args.host, args.port, args.db, args.redis, args.bot_delay, args.log_level,
+          guest_limit=args.guest_limit, workers=args.workers, warm_up=not args.no_warm_up)
 
 
 if __name__ == "__main__":

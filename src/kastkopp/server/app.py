@@ -40,10 +40,13 @@ from kastkopp.locale.messages import translate
 from kastkopp.server import accounts, hints, origin, pages, review, stats, wire
 from kastkopp.server.bodies import StrictJson
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
+from kastkopp.server.limits import Limiter, RateLimited, RateLimits
 from kastkopp.server.redact import hide_tokens_in_logs
 from kastkopp.server.series import SeriesRunner
+from kastkopp.server.workers import Busy, Workers
 from kastkopp.store import Account, GameTable, Store
 from kastkopp.strategy import bot_help, bot_names
+from kastkopp.strategy.work import warm_up_works
 
 log = logging.getLogger("kastkopp.server")
 
@@ -221,6 +224,15 @@ def optional(request: Request) -> Account | None:
     return _account(request.app.state.store, token_of(request))
 
 
+def address(request: Request) -> str:
+    return request.client.host if request.client is not None else "-"
+
+
+def limiter_of(request: Request) -> Limiter:
+    limiter: Limiter = request.app.state.limiter
+    return limiter
+
+
 Me = Annotated[Account, Depends(current)]
 
 
@@ -230,9 +242,15 @@ Me = Annotated[Account, Depends(current)]
 def create_app(db: str | None = None, *, redis_url: str | None = None,
                bot_delay: float = 0.0, migrate: bool = True,
                maexchen: tuple[str, int] | None = None,
-               maexchen_timeout: float = 0.25,
-               origins: list[str] | None = None) -> KastkoppApp:
+               maexchen_timeout: float = 0.25, origins: list[str] | None = None,
+               rate_limits: RateLimits | None = None, workers: int = 1, work_queue: int = 8,
+               warm_up: bool = False) -> KastkoppApp:
     """The server as an ASGI app; the database is migrated and the tables resumed on start.
+
+    Solves for bots and hints run in ``workers`` worker processes, at most ``work_queue``
+    waiting (:mod:`kastkopp.server.workers`); ``warm_up`` solves the standard presets'
+    tables into the disk cache in the background at start. Logins and new accounts are
+    limited by ``rate_limits`` (:mod:`kastkopp.server.limits`).
 
     With ``maexchen=(host, port)`` a Mäxchen bot-competition server (UDP) runs alongside
     for the app's lifetime, as ``app.state.maexchen``; each of its rounds is a watch-only
@@ -254,8 +272,11 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         hide_tokens_in_logs()
         if migrate:
             await asyncio.to_thread(store.migrate)
+        pool = Workers(workers, work_queue)
+        app.state.workers = pool
+        app.state.limiter = Limiter(rate_limits)
         hub = Hub(store, bot_delay=bot_delay,
-                  publish=bridge.publish if bridge is not None else None)
+                  publish=bridge.publish if bridge is not None else None, workers=pool)
         app.state.hub = hub
         runner = SeriesRunner(hub)
         app.state.series = runner
@@ -265,6 +286,8 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         await runner.resume()
         if bridge is not None:
             await bridge.start(hub)
+        if warm_up:
+            hub._spawn(_warm_up(pool))
         async with contextlib.AsyncExitStack() as stack:
             if maexchen is not None:
                 from kastkopp.interop.maexchen import running
@@ -280,6 +303,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
             finally:
                 await stack.aclose()
                 await hub.close()
+                pool.close()
                 if bridge is not None:
                     await bridge.close()
                 store.dispose()
@@ -301,7 +325,13 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         # in the language the request asks for (a page: its cookie or the browser's), else
         # English; always the template and parameters, for programs that translate
         detail = translate(exc, pages.language(request))
-        return JSONResponse({"detail": detail, **exc.message.to_json()}, status_code=status)
+        headers = {}
+        if isinstance(exc, RateLimited):
+            status, headers = 429, {"Retry-After": str(exc.retry_after)}
+        elif isinstance(exc, Busy):
+            status, headers = 503, {"Retry-After": "30"}
+        return JSONResponse({"detail": detail, **exc.message.to_json()}, status_code=status,
+                            headers=headers)
 
     def signed_in(request: Request, account: Account, token: str) -> JSONResponse:
         response = JSONResponse({"account": out(account), "token": token})
@@ -313,25 +343,35 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         return {"id": account.id, "name": account.name, "guest": account.guest}
 
     # -- accounts ------------------------------------------------------------------------
-    @app.post("/api/account/register", response_model=LoginOut, tags=["account"])
-    def register(body: Credentials, request: Request) -> Response:
+    # Rate-limited (429), and the password hashing a few at a time in threads (503 when
+    # too many wait): a flood of logins takes neither the memory nor the event loop.
+    def in_session(act: Callable[..., Account], *args: Any) -> tuple[Account, str]:
         with store.session() as session:
-            account = accounts.register(session, body.name, body.password)
-            token = accounts.issue_token(session, account, "session")
+            account = act(session, *args)
+            return account, accounts.issue_token(session, account, "session")
+
+    @app.post("/api/account/register", response_model=LoginOut, tags=["account"])
+    async def register(body: Credentials, request: Request) -> Response:
+        limiter = limiter_of(request)
+        await limiter.register(address(request))
+        async with limiter.hashing():
+            account, token = await asyncio.to_thread(in_session, accounts.register,
+                                                     body.name, body.password)
         return signed_in(request, account, token)
 
     @app.post("/api/account/login", response_model=LoginOut, tags=["account"])
-    def login(body: Credentials, request: Request) -> Response:
-        with store.session() as session:
-            account = accounts.login(session, body.name, body.password)
-            token = accounts.issue_token(session, account, "session")
+    async def login(body: Credentials, request: Request) -> Response:
+        limiter = limiter_of(request)
+        await limiter.login(address(request), body.name)
+        async with limiter.hashing():
+            account, token = await asyncio.to_thread(in_session, accounts.login,
+                                                     body.name, body.password)
         return signed_in(request, account, token)
 
     @app.post("/api/account/guest", response_model=LoginOut, tags=["account"])
-    def guest(body: GuestBody, request: Request) -> Response:
-        with store.session() as session:
-            account = accounts.guest(session, body.nickname)
-            token = accounts.issue_token(session, account, "session")
+    async def guest(body: GuestBody, request: Request) -> Response:
+        await limiter_of(request).guest(address(request))
+        account, token = await asyncio.to_thread(in_session, accounts.guest, body.nickname)
         return signed_in(request, account, token)
 
     @app.post("/api/account/logout", tags=["account"])
@@ -345,12 +385,17 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
         return response
 
     @app.post("/api/account/password", tags=["account"])
-    def password(body: PasswordChange, request: Request, me: Me) -> Response:
-        with store.session() as session:
-            account = session.get(Account, me.id)
+    async def password(body: PasswordChange, request: Request, me: Me) -> Response:
+        def change(session: Any, account_id: int) -> Account:
+            account = session.get(Account, account_id)
             assert account is not None
             accounts.change_password(session, account, body.old_password, body.new_password)
-            token = accounts.issue_token(session, account, "session")
+            return account
+
+        limiter = limiter_of(request)
+        await limiter.login(address(request), me.name)  # a way to guess the password too
+        async with limiter.hashing():
+            account, token = await asyncio.to_thread(in_session, change, me.id)
         return signed_in(request, account, token)
 
     @app.post("/api/account/tokens", tags=["account"])
@@ -607,6 +652,11 @@ def refused(connection: HTTPConnection, message: Message, code: str,
     """A request refused before any route saw it, in the language it asks for."""
     return JSONResponse({"detail": translate(message, pages.language(connection)),
                          "code": code, **message.to_json()}, status_code=status)
+
+
+async def _warm_up(workers: Workers) -> None:
+    """The standard presets' solved tables, made in the background at start."""
+    await workers.warm_up(await asyncio.to_thread(warm_up_works))
 
 
 def _account(store: Store, token: str | None) -> Account | None:

@@ -10,7 +10,9 @@ have an advisor is the strategy modules' business (:mod:`kastkopp.strategy.advic
 table's creator may turn hints off (``"hints": false`` when the table is made).
 
 Preparing an advisor can take seconds (solving a Yatzy rule set) and is done once per
-rule set in a worker thread, so the event loop keeps serving every other table.
+rule set in a worker process (:mod:`kastkopp.server.workers`), so the event loop keeps
+serving every other table; with too many solves waiting already the answer is ``503``
+with ``Retry-After``, and nothing starts.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from fastapi.responses import JSONResponse, Response
 
 from kastkopp.engine import Game, KastkoppError
 from kastkopp.server.hub import Hub, LiveTable
+from kastkopp.server.workers import Workers
 from kastkopp.store import Account, Store, TableSetting
 from kastkopp.strategy.advice import Advisor, advisor_for
 
@@ -54,32 +57,41 @@ def allowed(store: Store, table_id: str) -> bool:
 
 
 class Preparations:
-    """One preparation per advisor key, run in a worker thread; its failure is kept."""
+    """One preparation per advisor key, in a worker process (or a thread, for an advisor
+    without work for one); its failure is told once, and the next question tries again."""
 
-    def __init__(self) -> None:
+    def __init__(self, workers: Workers | None = None) -> None:
+        self.workers = workers
         self.tasks: dict[Hashable, asyncio.Task[None]] = {}
 
     def ready(self, advisor: Advisor) -> bool:
-        """True once prepared; otherwise starts (or keeps waiting for) the preparation."""
+        """True once prepared; otherwise starts (or keeps waiting for) the preparation.
+        Raises :class:`~kastkopp.server.workers.Busy` when the workers' queue is full."""
+        if advisor.ready():
+            self.tasks.pop(advisor.key, None)
+            return True
         task = self.tasks.get(advisor.key)
+        if task is not None and task.done():
+            del self.tasks[advisor.key]
+            error = None if task.cancelled() else task.exception()
+            if error is not None:
+                raise HintError("the advisor could not get ready: {error}", error=str(error))
+            task = None  # done, and already forgotten again: prepare once more
         if task is None:
-            if advisor.ready():
-                return True
-            task = asyncio.get_running_loop().create_task(asyncio.to_thread(advisor.prepare))
+            work = advisor.work()
+            if work is not None and self.workers is not None:
+                task = self.workers.submit(work)
+            else:
+                task = asyncio.get_running_loop().create_task(
+                    asyncio.to_thread(advisor.prepare))
             self.tasks[advisor.key] = task
-        if not task.done():
-            return False
-        error = task.exception()
-        if error is not None:
-            del self.tasks[advisor.key]  # the next question tries again
-            raise HintError("the advisor could not get ready: {error}", error=str(error))
-        return True
+        return False
 
 
 def _preparations(request: Request) -> Preparations:
     state = request.app.state
     if not hasattr(state, "hint_preparations"):
-        state.hint_preparations = Preparations()
+        state.hint_preparations = Preparations(getattr(state, "workers", None))
     preparations: Preparations = state.hint_preparations
     return preparations
 

@@ -31,6 +31,7 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -61,14 +62,23 @@ from kastkopp.engine import (
     term,
 )
 from kastkopp.server.wire import dumps
+from kastkopp.server.workers import Busy, Workers
 from kastkopp.store import Account, GameTable, LogEvent, Seat, Store
 from kastkopp.strategy import bot_names, make_bot
+from kastkopp.strategy.work import cheap_choice, work_for
 
 log = logging.getLogger("kastkopp.server")
 
 CLOCKS = ("none", "live", "correspondence")
 TIMEOUT_RULES = ("move", "lose")
 KEEPALIVE = 7.0  # seconds between keep-alive lines on NDJSON streams
+# Bots alone at a table move one at a time, at least this long apart and at least
+# BOT_PACE_FACTOR times as long as the last one thought: a table of ten strong bots
+# shares the event loop with everybody instead of playing its whole game at once.
+BOT_PACE = 0.02
+BOT_PACE_FACTOR = 4.0
+BOT_WAIT = 5.0  # seconds a bot waits for its solve before playing its cheap choice
+FINISHED_KEPT = 64  # finished tables read again, kept in memory (least recently used out)
 
 
 class TableError(KastkoppError):
@@ -409,6 +419,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     bots: dict[int, Player] = field(default_factory=dict)
+    bot_thought: float = 0.0  # processor seconds the last bot move took (for the pace)
     # who drives a hosted table (e.g. "Mäxchen"); None for the server's own tables
     source: str | None = None
     # The seed each seated person added to the dice after the commitment, by seat.
@@ -475,6 +486,11 @@ class LiveTable:
         if seat not in self.bots:
             self.bots[seat] = make_bot(self.game, self.seats[seat].bot or "random")
         return self.bots[seat]
+
+    @property
+    def bots_only(self) -> bool:
+        """Nobody but bots sits here (nobody waits for their moves either)."""
+        return all(info.bot is not None for info in self.seats)
 
     # -- what clients see --------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
@@ -556,10 +572,16 @@ class Hub:
     """All live tables of this process, their watchers, bots and move clocks."""
 
     def __init__(self, store: Store, bot_delay: float = 0.0,
-                 publish: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 publish: Callable[[dict[str, Any]], None] | None = None,
+                 workers: Workers | None = None) -> None:
         self.store = store
         self.writer = LogWriter(store)
         self.bot_delay = bot_delay
+        # where bots' slow work (solves) is done; without, bots do it as they choose
+        self.workers = workers
+        self.bot_pace = BOT_PACE
+        # finished tables loaded again (a replay, a lobby of results): the recent ones
+        self.finished: OrderedDict[str, None] = OrderedDict()
         self.publish = publish
         # called with a table's id when a game ends here (the series move on)
         self.on_finish: Callable[[str], Any] | None = None
@@ -612,10 +634,23 @@ class Hub:
                 if live is None:
                     live = await asyncio.to_thread(self._load, table_id)
                     self.tables[table_id] = live
+                    if live.status == "over":
+                        self._keep_finished(live)
         finally:
             if not lock.locked() and self._loading.get(table_id) is lock:
                 del self._loading[table_id]  # unknown ids must not pile up
         return live
+
+    def _keep_finished(self, live: LiveTable) -> None:
+        """A finished table read again stays while it is among the most recent; the
+        database has it all, so the oldest unwatched one leaves memory."""
+        self.finished[live.id] = None
+        self.finished.move_to_end(live.id)
+        while len(self.finished) > FINISHED_KEPT:
+            table_id, _ = self.finished.popitem(last=False)
+            old = self.tables.get(table_id)
+            if old is not None and old.status == "over" and not old.watchers:
+                del self.tables[table_id]
 
     def _load(self, table_id: str) -> LiveTable:
         with self.store.session() as session:
@@ -972,15 +1007,22 @@ class Hub:
         return new_seq
 
     def _answer_by_bots(self, live: LiveTable, table: Table, limit: int = 10_000) -> None:
-        """Bots that move at once do so in the same commit as the move they answer."""
+        """Bots that move at once do so in the same commit as the move they answer.
+
+        Not at a table of bots only (they are paced, see :meth:`_bot_move`), and not a
+        bot that needs slow work first (a solve): that one moves by itself later."""
+        if live.bots_only:
+            return
         for _ in range(limit):
             state = table.state
             seat = state.to_move()
             if state.is_over() or seat is None or live.seats[seat].bot is None:
                 return
+            view = state.view(seat)
+            if self.workers is not None and work_for(live.bot(seat), view) is not None:
+                return
             rng = bot_rng(live.seed, len(table.events))
-            table.act(seat, live.bot(seat).choose(state.view(seat), state.legal_actions(),
-                                                  rng))
+            table.act(seat, live.bot(seat).choose(view, state.legal_actions(), rng))
 
     async def _catch_up(self, live: LiveTable) -> None:
         """Reload a table's log, row and seats from the database (another process moved)."""
@@ -1128,20 +1170,48 @@ class Hub:
 
     # -- bots and clocks ---------------------------------------------------------------
     async def _bot_move(self, live: LiveTable, seq: int) -> None:
-        if self.bot_delay:
-            await asyncio.sleep(self.bot_delay)
+        delay = self.bot_delay
+        if live.bots_only:
+            delay = max(delay, self.bot_pace, BOT_PACE_FACTOR * live.bot_thought)
+        if delay:
+            await asyncio.sleep(delay)
         if live.seq != seq or live.table is None or live.status != "playing":
             return
         seat = live.table.state.to_move()
         if seat is None or live.seats[seat].bot is None:
             return
+        bot = live.bot(seat)
+        if self.workers is not None and not await self._bot_ready(live, seq, seat):
+            return  # the table moved on while the bot's solve ran
         state = live.table.state
-        rng = bot_rng(live.seed, seq)
-        action = live.bot(seat).choose(state.view(seat), state.legal_actions(), rng)
+        view, legal, rng = state.view(seat), state.legal_actions(), bot_rng(live.seed, seq)
+        started = time.thread_time()
+        if self.workers is not None and work_for(bot, view) is not None:
+            action = cheap_choice(bot, view, legal, rng)  # its solve could not be had
+        else:
+            action = bot.choose(view, legal, rng)
+        live.bot_thought = time.thread_time() - started
         try:
             await self.act(live.id, None, str(action), seq, as_bot=seat)
         except StaleAction:
             return  # another process moved this bot first
+
+    async def _bot_ready(self, live: LiveTable, seq: int, seat: int) -> bool:
+        """Have the bot's slow work done by the workers, the event loop free meanwhile.
+        False if the table moved on; True also when the work could not be done (the
+        queue is full, a worker failed): the bot then plays its cheap choice."""
+        assert self.workers is not None and live.table is not None
+        work = work_for(live.bot(seat), live.table.state.view(seat))
+        if work is None:
+            return True
+        try:
+            async with asyncio.timeout(BOT_WAIT):
+                await self.workers.run(work)
+        except (Busy, TimeoutError):
+            pass  # the work goes on (or is refused); the bot plays its cheap choice now
+        except Exception:
+            log.exception("a bot's work at table %s", live.id)
+        return live.seq == seq and live.table is not None and live.status == "playing"
 
     async def _clock_loop(self) -> None:
         while not self.closed:

@@ -38,6 +38,11 @@ from kastkopp.strategy import bot_names
 
 FORMATS = ("match", "chouette", "knockout")
 MAX_CHOUETTE_GAMES = 200
+# One request makes a whole series, every table of it by itself: so at most this many
+# players (a knockout of 16 plays 8 tables at once) and games at most (a chouette's
+# games; a knockout's pairings times best_of).
+MAX_SERIES_PLAYERS = 16
+MAX_SERIES_GAMES = 200
 
 Value = Match | Chouette | Knockout
 
@@ -57,6 +62,18 @@ def value_of(row: Series) -> Value:
     return Knockout.from_json(row.state)
 
 
+def check_size(fmt: str, players: int, best_of: int) -> None:
+    """Refuse a series bigger than :data:`MAX_SERIES_PLAYERS` or :data:`MAX_SERIES_GAMES`."""
+    if players > MAX_SERIES_PLAYERS:
+        raise TableError("a series has at most {most} players, not {given}",
+                         most=MAX_SERIES_PLAYERS, given=players)
+    if fmt == "knockout" and (players - 1) * best_of > MAX_SERIES_GAMES:
+        raise TableError("a knockout of {players} players best of {best_of} may last "
+                         "{games} games; a series lasts at most {most}",
+                         players=players, best_of=best_of, games=(players - 1) * best_of,
+                         most=MAX_SERIES_GAMES)
+
+
 class SeriesRunner:
     """Creates series and moves them on as their tables finish."""
 
@@ -74,6 +91,7 @@ class SeriesRunner:
                              formats=", ".join(FORMATS), format=fmt)
         game = check_rules(game_name, preset, rules, 2)
         check_best_of(best_of)
+        check_size(fmt, len(players), best_of)
         known = bot_names(game.name)
         invited: dict[int, None] = {}  # registered players other than the owner, in order
         with self.hub.store.session() as session:

@@ -3,7 +3,7 @@
 A game's strategy module registers an advisor for the rule sets it can advise on; callers
 (the CLI, the server's hints) ask :func:`advisor_for` and never know which game it is.
 Preparing an advisor may be slow (a solver's table, solved once and cached on disk), so
-it is a separate step that a server runs in a worker thread.
+it is a separate step that a server runs in a worker process (:meth:`Advisor.work`).
 
 >>> from kastkopp.games import load
 >>> advisor_for(load("yatzy", preset="tarningspoker", players=2)) is not None
@@ -21,6 +21,7 @@ from typing import Any
 
 from kastkopp.engine import Game
 from kastkopp.strategy import _load_bots
+from kastkopp.strategy.work import Work
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,10 @@ class Advisor(ABC):
     @abstractmethod
     def prepare(self) -> None:
         """Do the slow part (solve or load); safe to call again."""
+
+    def work(self) -> Work | None:
+        """The slow part as work for a worker process (``None``: only :meth:`prepare`)."""
+        return None
 
     @abstractmethod
     def advise(self, view: dict[str, Any]) -> list[Advice]:

@@ -40,16 +40,17 @@ from kastkopp.games.liars_bidding import Bidding
 from kastkopp.games.liars_dice import LiarsDice, LiarsRules
 from kastkopp.strategy.cfr import Array, Decision, Leaf, Solver, build
 from kastkopp.strategy.liars_lattice import Lattice, LatticeSolver
+from kastkopp.strategy.work import LRU, Work
 
 MAX_NODES = 300_000
 MAX_TABLE_BYTES = 2_000_000_000
 # Measured: one CFR+ iteration of the lattice walk takes about 20 ns of processor time per
 # edge and hand (two dice each, five faces: 0.6 s for 2,097,150 edges x 15 hands).
 SECONDS_PER_EDGE_HAND = 2e-8
-# A bot solves a round while its table waits (on the server, while every table of the
-# process waits), so it solves only rounds that take about a second at most. Measured on
-# the 2-core machine: one die each, six faces (2^12 bid sequences) 0.7 s; one die against
-# two (2^18) 37 s, which the bot plays by the odds instead.
+# A bot solves a round while its table waits (on the server in a worker process, see
+# EquilibriumLiarsBot.work), so it solves only rounds that take about a second at most.
+# Measured on the 2-core machine: one die each, six faces (2^12 bid sequences) 0.7 s; one
+# die against two (2^18) 37 s, which the bot plays by the odds instead.
 BOT_MAX_SEQUENCES = 2 ** 14
 CALL = "dudo"
 
@@ -206,7 +207,8 @@ def _walks_to(lattice: Lattice, node: tuple[int, ...]) -> bool:
 
 # --------------------------------------------------------------------------- the bot
 
-_SOLVED: dict[tuple[LiarsRules, tuple[int, int]], LiarsEquilibrium | None] = {}
+# Solved rounds kept by a process (under 1 MB each), the least recently used leaving first.
+_SOLVED: LRU[tuple[LiarsRules, tuple[int, int]], LiarsEquilibrium | None] = LRU(64)
 
 
 def equilibrium_for(rules: LiarsRules, cups: tuple[int, int]) -> LiarsEquilibrium | None:
@@ -215,13 +217,28 @@ def equilibrium_for(rules: LiarsRules, cups: tuple[int, int]) -> LiarsEquilibriu
     waits: the bot solves only rounds of at most :data:`BOT_MAX_SEQUENCES` bid sequences)."""
     key = (rules, cups)
     if key not in _SOLVED:
-        try:
-            bidding = Bidding.from_rules(rules, cups)
-            _SOLVED[key] = (solve(bidding, target=1e-3)
-                            if 2 ** len(bidding.bids) <= BOT_MAX_SEQUENCES else None)
-        except RuleError:
-            _SOLVED[key] = None
-    return _SOLVED[key]
+        _SOLVED.put(key, solve_round(rules, cups))
+    return _SOLVED.get(key)
+
+
+def solve_round(rules: LiarsRules, cups: tuple[int, int]) -> LiarsEquilibrium | None:
+    """The round solved (in a worker process on a server), or ``None`` as above."""
+    try:
+        bidding = Bidding.from_rules(rules, cups)
+    except RuleError:
+        return None
+    if 2 ** len(bidding.bids) > BOT_MAX_SEQUENCES:
+        return None
+    return solve(bidding, target=1e-3)
+
+
+def round_solving(rules: LiarsRules, cups: tuple[int, int]) -> Work | None:
+    """The solve of a round in a worker, kept here once done (``None``: kept already)."""
+    key = (rules, cups)
+    if key in _SOLVED:
+        return None
+    return Work(("liars_dice", rules, cups), solve_round, (rules, cups),
+                lambda solved: _SOLVED.put(key, solved))
 
 
 @dataclass
@@ -247,11 +264,24 @@ class EquilibriumLiarsBot(Player):
         return by_name[rng.choices(labels, weights=weights)[0]]
 
     def _round(self, view: dict[str, Any]) -> LiarsEquilibrium | None:
+        cups = self._cups(view)
+        return None if cups is None else equilibrium_for(self.game.rules, cups)
+
+    def _cups(self, view: dict[str, Any]) -> tuple[int, int] | None:
+        """The opener's and the other's cup sizes of a heads-up round (else ``None``)."""
         alive = [s for s, a in enumerate(view["alive"]) if a]
         if len(alive) != 2 or view["palifico"] is not None or "your_dice" not in view:
             return None
         history = view["history"]
         opener = history[0]["seat"] if history else view["to_move"]
         other = alive[1] if alive[0] == opener else alive[0]
-        cups = (view["dice_counts"][opener], view["dice_counts"][other])
-        return equilibrium_for(self.game.rules, cups)
+        return (view["dice_counts"][opener], view["dice_counts"][other])
+
+    def work(self, view: dict[str, Any]) -> Work | None:
+        cups = self._cups(view)
+        return None if cups is None else round_solving(self.game.rules, cups)
+
+    def cheap(self, view: dict[str, Any], legal: Sequence[Action],
+              rng: random.Random) -> Action:
+        """Until the round is solved: by the odds (the strong bot's own play)."""
+        return self.fallback.choose(view, legal, rng)

@@ -1,7 +1,10 @@
 """The optimal Yatzy bot: it plays every choice from the solved table of its rule set.
 
 The first game under a rule set solves the table (or loads it from the disk cache); after
-that every choice is a look-up in milliseconds. Against other players it still maximises
+that every choice is a look-up in milliseconds. A server has the solve done in a worker
+process (:meth:`OptimalYatzyBot.work`) and meanwhile lets the bot play greedily.
+A process keeps the solved tables of a few rule sets (:data:`TABLES_KEPT`), the least
+recently used leaving first. Against other players it still maximises
 its own expected score, which is what the solitaire optimum is.
 
 >>> from kastkopp.games import load
@@ -21,20 +24,69 @@ from kastkopp.engine import Action, Game, IllegalAction, Player, RuleError
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import register_bot
 from kastkopp.strategy.advice import Advice, Advisor, register_advisor
+from kastkopp.strategy.work import LRU, Work, env_int, register_warm_up
+from kastkopp.strategy.yatzy import GreedyYatzyBot
 
 if TYPE_CHECKING:
     from kastkopp.strategy.yatzy_solver import SolvedTable
 
-_TABLES: dict[YatzyRules, SolvedTable] = {}
+# About 20 MB each; the four standard presets and a couple of house rule sets
+# (``KASTKOPP_SOLVED_TABLES``).
+TABLES_KEPT = env_int("KASTKOPP_SOLVED_TABLES", 6)
+_TABLES: LRU[YatzyRules, SolvedTable] = LRU(TABLES_KEPT)
 
 
 def table_for(rules: YatzyRules) -> SolvedTable:
-    """The solved table of ``rules``, solved or loaded once per process."""
-    if rules not in _TABLES:
+    """The solved table of ``rules``: kept, loaded from the disk cache, or solved."""
+    table = _TABLES.get(rules)
+    if table is None:
         from kastkopp.strategy.yatzy_solver import solve
 
-        _TABLES[rules] = solve(rules)
-    return _TABLES[rules]
+        table = solve(rules)
+        _TABLES.put(rules, table)
+    return table
+
+
+def solve_to_disk(rules: YatzyRules, directory: str) -> None:
+    """Solve ``rules`` into the disk cache (in a worker process: nothing is sent back)."""
+    from pathlib import Path
+
+    from kastkopp.strategy.yatzy_solver import solve
+
+    solve(rules, directory=Path(directory))
+
+
+def solving(rules: YatzyRules) -> Work | None:
+    """The solve of ``rules`` in a worker, then its table loaded here (``None``: kept)."""
+    if rules in _TABLES:
+        return None
+    from kastkopp.strategy.yatzy_solver import cache_dir, cache_key
+
+    return Work(("yatzy", cache_key(rules)), solve_to_disk, (rules, str(cache_dir())),
+                lambda _: _keep(rules))
+
+
+def _keep(rules: YatzyRules) -> None:
+    from kastkopp.strategy.yatzy_solver import cache_path, solve
+
+    # loaded from the disk, where the worker left it; never solved here
+    if cache_path(rules).exists():
+        _TABLES.put(rules, solve(rules))
+
+
+@register_warm_up
+def standard_tables() -> list[Work]:
+    """The standard presets' tables not yet in the disk cache, solved into it (and only
+    loaded into a process's memory when a bot or a hint needs them)."""
+    from kastkopp.strategy.yatzy_solver import cache_dir, cache_key, cache_path, standard_rules
+
+    return [Work(("yatzy", cache_key(rules)), solve_to_disk, (rules, str(cache_dir())),
+                 _nothing)
+            for rules in standard_rules() if not cache_path(rules).exists()]
+
+
+def _nothing(_: object) -> None:
+    """Nothing to keep in memory: the table is on disk."""
 
 
 def position_from_view(view: dict[str, Any]) -> dict[str, Any]:
@@ -63,6 +115,14 @@ class OptimalYatzyBot(Player):
                 return by_name[choice.choice]
         return legal[0]  # every advised choice is legal; this keeps the bot total
 
+    def work(self, view: dict[str, Any]) -> Work | None:
+        return solving(self.rules)
+
+    def cheap(self, view: dict[str, Any], legal: Sequence[Action],
+              rng: random.Random) -> Action:
+        """Until the table is solved: the best score this turn (the greedy bot)."""
+        return GreedyYatzyBot(self.rules).choose(view, legal, rng)
+
 
 @register_bot("yatzy", "optimal", "plays for the highest expected score, from the solved "
               "table of the rule set")
@@ -86,6 +146,9 @@ class OptimalYatzyAdvisor(Advisor):
 
     def prepare(self) -> None:
         table_for(self.rules)
+
+    def work(self) -> Work | None:
+        return solving(self.rules)
 
     def advise(self, view: dict[str, Any]) -> list[Advice]:
         if view.get("seat") is None or view.get("player") != view["seat"] or \

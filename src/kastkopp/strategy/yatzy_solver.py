@@ -54,8 +54,12 @@ from kastkopp.dice import Faces
 from kastkopp.engine import IllegalAction, RuleError
 from kastkopp.games import yatzy as ymod
 from kastkopp.games.yatzy import FACE, YatzyRules
+from kastkopp.strategy.work import env_int, prune, touch
 
 SOLVER_VERSION = 2
+# The disk cache is pruned to this many MB (``KASTKOPP_CACHE_MB``), least recently used
+# first: a table is about 11.5 MB, and any guest can ask for a new rule set.
+CACHE_MB = 512
 NEG = -1e18
 
 # --------------------------------------------------------------------------- dice
@@ -887,13 +891,14 @@ def solve(rules: YatzyRules, progress: Callable[[int, int], None] | None = None,
     tests check that both ways agree)."""
     started = time.perf_counter()
     Sheet.check(rules)
-    path = (directory or cache_dir()) / f"yatzy-{cache_key(rules)}.npz"
+    path = cache_path(rules, directory)
     if cache and path.exists():
         try:
             with np.load(path) as data:
                 sheet = Sheet.from_arrays(rules, data)
                 values = data["values"].astype(np.float64)
                 values[(1 << len(sheet.rows)) - 1, 0 - sheet.low, 0] = float(data["start"])
+            touch(path)
             return SolvedTable(sheet, values, time.perf_counter() - started, from_cache=True)
         except (OSError, KeyError, ValueError):
             path.unlink(missing_ok=True)  # a damaged or older cache is solved again
@@ -931,4 +936,29 @@ def solve(rules: YatzyRules, progress: Callable[[int, int], None] | None = None,
                  start=np.float64(values[(1 << n) - 1, 0 - sheet.low, 0]),
                  **sheet.to_arrays())
         partial.replace(path)
+        prune(path.parent, "yatzy-*.npz", env_int("KASTKOPP_CACHE_MB", CACHE_MB) << 20,
+              keep=[path, *standard_paths(path.parent)])
     return table
+
+
+def standard_rules() -> list[YatzyRules]:
+    """The standard presets the solver can solve."""
+    found = []
+    for preset in YatzyRules.PRESETS:
+        rules = YatzyRules.make(preset)
+        try:
+            Sheet.check(rules)
+        except RuleError:
+            continue
+        found.append(rules)
+    return found
+
+
+def cache_path(rules: YatzyRules, directory: Path | None = None) -> Path:
+    """Where the solved table of ``rules`` is cached."""
+    return (directory or cache_dir()) / f"yatzy-{cache_key(rules)}.npz"
+
+
+def standard_paths(directory: Path) -> list[Path]:
+    """The cached tables of the standard presets (kept however full the cache is)."""
+    return [cache_path(rules, directory) for rules in standard_rules()]

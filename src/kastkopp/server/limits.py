@@ -1,0 +1,112 @@
+"""Limits on what one address or one name can ask of the server, with the ``limits``
+library (moving windows, kept in the process's memory).
+
+- logins: per address and per account name, so neither a flood from one place nor a
+  guessing of one account's password from many goes far;
+- new accounts and guests: per address, and guests for everybody together;
+- password hashing (argon2, 64 MiB and tens of milliseconds each): at most one per two
+  cores at once, in threads, a bounded number waiting; past that refused at once.
+
+A refused request gets ``429`` with ``Retry-After`` (seconds) and a translated message; a
+full hashing queue ``503`` (:class:`~kastkopp.server.workers.Busy`). Several server
+processes each count for themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import os
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+from kastkopp.engine import KastkoppError, Message
+from kastkopp.server.workers import Busy
+
+
+class RateLimited(KastkoppError):
+    """Too many requests of one kind from one address or for one name."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(Message("too many attempts; try again in {seconds} s",
+                                 {"seconds": retry_after}))
+        self.retry_after = retry_after
+
+
+HASHING_BUSY = Message("too many logins at once; try again in a moment")
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """How much is allowed (``"N/second|minute|hour"``); the defaults are far above what a
+    person does and far below a flood."""
+
+    login_per_address: str = "30/minute"
+    login_per_account: str = "10/minute"
+    register_per_address: str = "10/minute"
+    guest_per_address: str = "30/minute"
+    guest_everybody: str = "600/minute"
+    # argon2 hashes running at once (64 MiB each), half the cores: the rest play
+    hashing_at_once: int = max(1, (os.cpu_count() or 2) // 2)
+    hashing_waiting: int = 32  # requests waiting for one; more are refused at once
+
+    def __post_init__(self) -> None:
+        for name in ("login_per_address", "login_per_account", "register_per_address",
+                     "guest_per_address", "guest_everybody"):
+            try:
+                parse(getattr(self, name))
+            except ValueError:
+                raise ValueError(f"a rate limit is like '30/minute', not "
+                                 f"'{getattr(self, name)}'") from None
+
+
+class Limiter:
+    """The server's rate limits and its gate to password hashing."""
+
+    def __init__(self, limits: RateLimits | None = None) -> None:
+        self.limits = limits or RateLimits()
+        self.window = MovingWindowRateLimiter(MemoryStorage())
+        self._hashing = asyncio.Semaphore(self.limits.hashing_at_once)
+        self.hashing_waiting = 0
+
+    async def check(self, *checks: tuple[str, str, str]) -> None:
+        """Count one request against each ``(limit, kind, key)``, or raise
+        :class:`RateLimited` if any is used up (and then count none)."""
+        items: list[tuple[RateLimitItem, str, str]] = [
+            (parse(limit), kind, key) for limit, kind, key in checks]
+        for item, kind, key in items:
+            if not await self.window.test(item, kind, key):
+                stats = await self.window.get_window_stats(item, kind, key)
+                raise RateLimited(max(1, math.ceil(stats.reset_time - time.time())))
+        for item, kind, key in items:
+            await self.window.hit(item, kind, key)
+
+    async def login(self, address: str, name: str) -> None:
+        await self.check((self.limits.login_per_address, "login", address),
+                         (self.limits.login_per_account, "login-name", name.lower()))
+
+    async def register(self, address: str) -> None:
+        await self.check((self.limits.register_per_address, "register", address))
+
+    async def guest(self, address: str) -> None:
+        await self.check((self.limits.guest_per_address, "guest", address),
+                         (self.limits.guest_everybody, "guest", "*"))
+
+    @contextlib.asynccontextmanager
+    async def hashing(self) -> AsyncIterator[None]:
+        """A turn to hash a password (run it in a thread); :class:`Busy` if too many
+        wait already."""
+        if self.hashing_waiting >= self.limits.hashing_waiting:
+            raise Busy(HASHING_BUSY)
+        self.hashing_waiting += 1
+        try:
+            async with self._hashing:
+                yield
+        finally:
+            self.hashing_waiting -= 1
