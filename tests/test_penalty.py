@@ -36,7 +36,8 @@ def test_a_penalty_in_the_last_round_ends_the_game_with_its_points() -> None:
     assert table.state.outcome().scores == (0.0, 2.0, 2.0)
     with pytest.raises(IllegalAction, match="over"):
         table.penalize(1, "DID_NOT_TAKE_TURN")
-    assert "lost 1 (DID_NOT_ANNOUNCE)" in table.game.render(table.state.view(None), table.seats)
+    shown = table.game.render(table.state.view(None), table.seats)
+    assert "lost 1 point (DID_NOT_ANNOUNCE)" in shown
 
 
 def test_a_game_without_a_rule_for_it_refuses_a_penalty_and_changes_nothing() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import glob
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,8 +19,11 @@ pytestmark = pytest.mark.skipif(
 
 
 def start() -> dict[str, str]:
+    # a start of its own, whatever services the suite itself runs on (make test sets these)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("KASTKOPP_PG_PORT", "KASTKOPP_REDIS_PORT", "KASTKOPP_SERVICES_DIR")}
     out = subprocess.run([str(SCRIPT), "start"], capture_output=True, text=True, check=True,
-                         timeout=120).stdout
+                         timeout=120, env=env).stdout
     return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
 

@@ -49,7 +49,8 @@ def house_table(client: TestClient, headers: dict[str, str], yatzy_score: int,
     """A started Tärningspoker table under a house rule nobody has solved before."""
     table = new_table(client, headers, "yatzy", 2, preset="tarningspoker", seats=seats,
                       rules={"yatzy_score": yatzy_score})
-    response = client.post(f"/api/tables/{table['id']}/start", headers=headers, json={})
+    response = client.post(f"/api/tables/{table['id']}/start", headers=headers,
+                           json={"seed": "a1"})
     assert response.status_code == 200, response.text
     return str(table["id"])
 

@@ -38,7 +38,8 @@ def test_two_processes_advancing_one_series_make_one_table(postgres_url):
                 thread.start()
             for thread in threads:
                 thread.join(timeout=30)
-            assert sorted(len(m) for m in made) == [0, 1], attempt
+            # one made the table; the other may name it too, to begin it once seeds are in
+            assert len({table for m in made for table in m}) == 1, attempt
             with stores[1].session() as session:
                 links = session.scalars(select(SeriesTable)
                                         .where(SeriesTable.series_id == series_id))

@@ -28,7 +28,7 @@ the same folder which then replaces the old one, so a crash never leaves half a 
 ...     loads(text.replace("add loss Ben", "add loss Bob"), "game.sheet")
 ... except SheetFileError as exc:
 ...     print(exc)
-game.sheet, line 18: 'Bob' is not a player here (players: Anna, Ben)
+game.sheet, line 19: 'Bob' is not a player here (players: Anna, Ben)
 """
 
 from __future__ import annotations
