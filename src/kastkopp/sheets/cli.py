@@ -33,6 +33,8 @@ from kastkopp.cli_support import console, friendly, language, say
 from kastkopp.engine import RuleError
 
 if TYPE_CHECKING:  # the sheets load the games: only a command that reads a sheet waits
+    from collections.abc import Sequence
+
     from kastkopp.sheets import Sheet
     from kastkopp.sheets.history import History
 
@@ -70,8 +72,9 @@ def render(sheet: Sheet) -> None:
     """The sheet as the table players know, then the flags and the standings."""
     derived = sheet.derive()
     header, *rows = derived.grid
-    table = RichTable(title=escape(f"{sheet.kind.title} · " + describe_rules(sheet)),
-                      title_justify="left")
+    table = RichTable(title=escape(f"{sheet_title(sheet.kind.title)} · "
+                                   + describe_rules(sheet)), title_justify="left")
+    header = told_header(header, sheet.names, derived.count_name)
     for index, column in enumerate(header):
         table.add_column(escape(column or ""), justify="left" if index == 0 else "right")
     for row in rows:
@@ -82,6 +85,32 @@ def render(sheet: Sheet) -> None:
                       text=flag.text, reason=flag.reason)
         console.print(f"[yellow]{escape(warning)}[/]", highlight=False)
     console.print(escape(standings_line(sheet)), highlight=False)
+
+
+def told_header(header: Sequence[str | None], names: Sequence[str],
+                count_name: str) -> list[str | None]:
+    """The grid's header in the player's language: the kinds word it in English."""
+    if language() == "en":
+        return list(header)
+    columns = {"Round": say("Round"), "Game": say("Game"), "Pot": say("Pot")}
+    unit = unit_word(count_name)
+    counts = {f"{name} {count_name}": f"{name} {unit}" for name in names}
+    return [None if cell is None else columns.get(cell) or counts.get(cell, cell)
+            for cell in header]
+
+
+def unit_word(word: str) -> str:
+    """A count's column word: ``dice``, ``lives``, ``points``, ``wins``, ``balance``, ``total``."""
+    words = {"dice": say("dice"), "lives": say("lives"), "points": say("points"),
+             "wins": say("wins"), "balance": say("balance"), "total": say("total")}
+    return words.get(word, word)
+
+
+def sheet_title(title: str) -> str:
+    """A kind's title (``liar's dice``, ``Liar Dice``) as the player's language names it."""
+    if title == "liar's dice":
+        return say("liar's dice")
+    return say("Liar Dice") if title == "Liar Dice" else title  # the others are names
 
 
 def describe_rules(sheet: Sheet) -> str:
