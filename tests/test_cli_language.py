@@ -59,6 +59,9 @@ GAMES = {  # a person's answers: legal moves first, then 'quit' when the game as
     "poker_dice": "announce 2K 2Q 9\ndoubt\n" + "quit\n",
     "knack": "knock\n" * 4 + "pass\n" * 4 + "quit\n",
     "linka": "check\ncall\n" * 4 + "quit\n",
+    "yatzy": "score yatzy\nkanske\nnej\nscore chance\n" + "quit\n",
+    "mia": "21\ncall\n" * 5 + "quit\n",
+    "liars_dice": "bid 3x5\ndudo\n" * 3 + "quit\n",
 }
 
 

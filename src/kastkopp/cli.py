@@ -21,6 +21,7 @@ from rich.table import Table as RichTable
 
 from kastkopp.cli_support import (
     clear_for_hand_over,
+    confirm,
     console,
     errors,
     friendly,
@@ -339,9 +340,8 @@ class TerminalPlayer(Player):
             return True
         best = sorted(better.items(), key=lambda item: -item[1])[:3]
         offer = ", ".join(f"{r} {v}" for r, v in best)
-        return typer.confirm(say("{action} scores {points} here (instead: {offer}). "
-                                 "Write it?", action=str(action), points=options[row],
-                                 offer=offer), default=False)
+        return confirm(say("{action} scores {points} here (instead: {offer}). Write it?",
+                           action=str(action), points=options[row], offer=offer))
 
     def _unreadable(self, text: str, error: IllegalAction) -> str:
         """The state may explain unreadable text better (what would be legal instead)."""

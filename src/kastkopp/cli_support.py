@@ -94,6 +94,18 @@ def say(template: str, **params: Any) -> str:
     return tell(Message(template, params))
 
 
+def confirm(question: str) -> bool:
+    """A yes-or-no question, no by default, answered in the player's language or English."""
+    yes, no = {"y", "yes", "j", "ja"}, {"", "n", "no", "nej"}
+    choices = say("y/N")
+    while True:
+        answer = typer.prompt(f"{question} [{choices}]", default="",
+                              show_default=False).strip().lower()
+        if answer in yes | no:
+            return answer in yes
+        console.print(say("answer yes or no"), highlight=False)
+
+
 def tell(message: Message | KastkoppError) -> str:
     """A message of the engine or a game in the player's language."""
     lang = language()

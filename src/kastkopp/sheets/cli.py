@@ -74,8 +74,7 @@ def render(sheet: Sheet) -> None:
     header, *rows = derived.grid
     table = RichTable(title=escape(f"{sheet_title(sheet.kind.title)} · "
                                    + describe_rules(sheet)), title_justify="left")
-    header = told_header(header, sheet.names, derived.count_name)
-    for index, column in enumerate(header):
+    for index, column in enumerate(told_header(header, sheet.names, derived.count_name)):
         table.add_column(escape(column or ""), justify="left" if index == 0 else "right")
     for row in rows:
         table.add_row(*(derived.empty if cell is None else escape(cell) for cell in row))
