@@ -130,3 +130,23 @@ def test_a_negative_balance_has_the_minus_sign_of_the_sheets(game) -> None:
     out = played("sv", game, "bot,bot:random", "")
     balances = next(line for line in out.splitlines() if line.startswith("Saldon:"))
     assert "−" in balances and "-" not in balances.replace("bot:", "")
+
+
+@pytest.mark.parametrize(("english", "swedish", "danish"), [
+    ("three 6s", "tre 6:or", "tre 6'ere"),
+    ("pair of 5s", "par i 5:or", "par i 5'ere"),
+    ("keeps a 4", "behåller en 4:a", "beholder en 4'er"),
+    ("rerolls all", "slår om alla", "slår alle om"),
+    ("throws 6 5", "slår 6 5", "slår 6 5"),
+    ("wins the pot of 6", "vinner potten på 6", "vinder puljen på 6"),
+    ("shares the pot of 6", "delar potten på 6", "deler puljen på 6"),
+    ("throws 6 5 2 = 13: wins back 3", "slår 6 5 2 = 13: vinner tillbaka 3",
+     "slår 6 5 2 = 13: vinder 3 tilbage"),
+    ("throws 1 2 3 = 6: pays 3", "slår 1 2 3 = 6: betalar 3", "slår 1 2 3 = 6: betaler 3"),
+    ("knock", "knock", "knock"),  # an action stays as it is typed
+])
+def test_every_knack_position_and_event_is_told(english, swedish, danish) -> None:
+    from kastkopp.games.knack import _told
+
+    assert (_told("sv", english), _told("da", english), _told("en", english)) == (
+        swedish, danish, english)

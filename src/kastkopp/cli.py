@@ -16,18 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table as RichTable
 
 from kastkopp.cli_support import (
     clear_for_hand_over,
     confirm,
     console,
     errors,
+    escape,
     friendly,
     language,
     parse_rules,
     pick_language,
+    rich_table,
     say,
     set_language,
     tell,
@@ -179,7 +179,7 @@ def show_game(game: dict[str, Any]) -> None:
     console.print(f"[bold]{game['name']}[/] — {say(game['title'])}, "
                   f"{player_range(players['min'], players['max'])}: {say(game['summary'])}",
                   highlight=False)
-    presets = RichTable(show_header=False, box=None, padding=(0, 1, 0, 0))
+    presets = rich_table(show_header=False, box=None, padding=(0, 1, 0, 0))
     presets.add_column(no_wrap=True)
     presets.add_column()
     for preset in game["presets"]:  # a hanging indent: a long help wraps under itself
@@ -187,7 +187,7 @@ def show_game(game: dict[str, Any]) -> None:
         presets.add_row("  " + say("preset {name}:", name=colored),
                         say(preset["help"]) if preset["help"] else "")
     console.print(presets, highlight=False)
-    table = RichTable(show_header=True, header_style="bold", box=None, padding=(0, 2))
+    table = rich_table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     table.add_column("  " + say("rule"))
     table.add_column(say("default"))
     table.add_column(say("what it does"))
@@ -544,7 +544,7 @@ def simulate_command(
               else say("{count} games of {game}", count=games, game=title))
     console.print(played, style="bold",
                   highlight=False)
-    table = RichTable()
+    table = rich_table()
     table.add_column(say("player"), no_wrap=True)
     for column in (say("win rate"), say("mean payoff"), say("mean score")):
         table.add_column(column, justify="right", no_wrap=True)
@@ -703,7 +703,7 @@ def odds_command(
         console.print_json(json.dumps(rows, ensure_ascii=False))
         return
     console.print(f"Odds — {game.title}", style="bold", highlight=False)
-    table = RichTable()
+    table = rich_table()
     columns = list(rows[0]) if rows else []
     for column in columns:
         numeric = all(isinstance(row[column], int | float)

@@ -9,17 +9,62 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import typer
 import typer.core
-from rich.console import Console
-from rich.markup import escape
 
 from kastkopp.engine import KastkoppError, Message, RuleError
 
-console = Console()
-errors = Console(stderr=True, soft_wrap=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+
+class LazyConsole:
+    """A rich console made when first used: ``kastkopp --help`` never waits for rich."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    def made(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
+
+    def __enter__(self) -> Console:  # rich's live displays hold their console this way
+        return self.made().__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.made().__exit__(*exc)
+
+
+def lazy_console(**options: Any) -> Console:
+    return cast("Console", LazyConsole(**options))
+
+
+console = lazy_console()
+errors = lazy_console(stderr=True, soft_wrap=True)
+
+
+def escape(text: str) -> str:
+    """Text shown as it is, not read as rich markup."""
+    from rich.markup import escape as escaped
+
+    return escaped(text)
+
+
+def rich_table(*columns: str, **options: Any) -> Table:
+    """A rich table (rich is loaded by the commands that print one)."""
+    from rich.table import Table
+
+    return Table(*columns, **options)
 
 F = TypeVar("F", bound=Callable[..., Any])
 

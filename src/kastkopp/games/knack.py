@@ -792,7 +792,7 @@ def _told(lang: str | None, text: str) -> str:
     if m := re.fullmatch(r"(wins|shares) the pot of (\d+)", text):
         return (spoken(lang, "wins the pot of {pot}", pot=m[2]) if m[1] == "wins"
                 else spoken(lang, "shares the pot of {pot}", pot=m[2]))
-    if m := re.fullmatch(_FACES + r" = (\d+): (wins back|pays) (\d+)", text[len("throws "):]):
+    if m := re.fullmatch(r"throws " + _FACES + r" = (\d+): (wins back|pays) (\d+)", text):
         if m[3] == "wins back":
             return spoken(lang, "throws {dice} = {sum}: wins back {share}", dice=m[1], sum=m[2],
                           share=m[4])

@@ -26,10 +26,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 import typer
-from rich.markup import escape
-from rich.table import Table as RichTable
 
-from kastkopp.cli_support import console, friendly, language, say
+from kastkopp.cli_support import console, escape, friendly, language, rich_table, say
 from kastkopp.engine import RuleError
 
 if TYPE_CHECKING:  # the sheets load the games: only a command that reads a sheet waits
@@ -72,7 +70,7 @@ def render(sheet: Sheet) -> None:
     """The sheet as the table players know, then the flags and the standings."""
     derived = sheet.derive()
     header, *rows = derived.grid
-    table = RichTable(title=escape(f"{sheet_title(sheet.kind.title)} · "
+    table = rich_table(title=escape(f"{sheet_title(sheet.kind.title)} · "
                                    + describe_rules(sheet)), title_justify="left")
     for index, column in enumerate(told_header(header, sheet.names, derived.count_name)):
         table.add_column(escape(column or ""), justify="left" if index == 0 else "right")
