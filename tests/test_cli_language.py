@@ -150,3 +150,16 @@ def test_every_knack_position_and_event_is_told(english, swedish, danish) -> Non
 
     assert (_told("sv", english), _told("da", english), _told("en", english)) == (
         swedish, danish, english)
+
+
+@pytest.mark.parametrize(("lang", "loss", "exact"), [("sv", "förlust", "exakt"),
+                                                      ("da", "tab", "præcis")])
+def test_the_sheet_games_are_told_with_the_words_the_sheets_read(tmp_path, lang, loss, exact):
+    listing = runner.invoke(app, ["--lang", lang, "sheet", "games"]).output
+    assert (words(listing) & english_only(lang)) - {"slosch"} == set(), listing
+    assert f"'{loss} " in listing and f"'{exact} " in listing
+    path = tmp_path / "logne.sheet"
+    for args in (["new", "liars_dice", "--players", "Anna,Ben", str(path)],
+                 ["add", str(path), loss, "Ben"], ["add", str(path), exact, "Anna"]):
+        result = runner.invoke(app, ["--lang", lang, "sheet", *args])
+        assert result.exit_code == 0, result.output

@@ -340,5 +340,31 @@ def games_command() -> None:
     from kastkopp.sheets import kinds
 
     for name, kind in sorted(kinds().items()):
-        console.print(f"[bold]{name}[/] — {kind.title}: {escape(kind.entry_help)}",
-                      highlight=False)
+        console.print(f"[bold]{name}[/] — {sheet_title(kind.title)}: "
+                      f"{escape(entry_help(kind.entry_help))}", highlight=False)
+
+
+def entry_help(text: str) -> str:
+    """What an entry looks like, in the player's language with the words the sheets read."""
+    pot = "write what each player paid and who won, like 'Anna 3 Ben 3 Cara 5 won Cara'"
+    helps = {
+        pot: say("write what each player paid and who won, like 'Anna 3 Ben 3 Cara 5 won "
+                 "Cara'"),
+        pot + "; a double knock: 'double Ben won'": say(
+            "write what each player paid and who won, like 'Anna 3 Ben 3 Cara 5 won Cara'; "
+            "a double knock: 'double Ben won'"),
+        "write 'loss NAME', 'exact NAME', or the round's cells in the sheet's order, like "
+        "0 1 0": say("write 'loss NAME', 'exact NAME', or the round's cells in the sheet's "
+                     "order, like 0 1 0"),
+        "write 'loss NAME', 'loss NAME slosch' (Slosch decided it), or the round's cells in "
+        "the sheet's order, like 0 1 0": say(
+            "write 'loss NAME', 'loss NAME slosch' (Slosch decided it), or the round's cells "
+            "in the sheet's order, like 0 1 0"),
+        "write who won the game ('Anna' or 'won Anna'), or 'draw'": say(
+            "write who won the game ('Anna' or 'won Anna'), or 'draw'"),
+        "write 'NAME ROW DICE' (Anna fours 4 4 4 1 2), 'NAME ROW POINTS' (Anna fours 12) or "
+        "'NAME ROW -' to cross it out": say(
+            "write 'NAME ROW DICE' (Anna fours 4 4 4 1 2), 'NAME ROW POINTS' (Anna fours 12) "
+            "or 'NAME ROW -' to cross it out"),
+    }
+    return helps.get(text, text)
