@@ -50,7 +50,7 @@ def english_left(output: str, lang: str, game: str, names: tuple[str, ...]) -> s
 
 def played(lang: str, game: str, players: str, answers: str) -> str:
     result = runner.invoke(app, ["--lang", lang, "play", game, "--players", players,
-                                 "--seed", "2"], input=answers, env={"COLUMNS": "100"})
+                                 "--seed", "2"], input=answers)
     assert result.exit_code in (0, 1), result.output
     return result.output
 
@@ -83,7 +83,7 @@ def test_english_is_caught_where_it_is_left() -> None:
 @pytest.mark.parametrize("lang", ["sv", "da"])
 def test_a_sheet_prints_no_english_word_of_the_catalogs(tmp_path, lang) -> None:
     def sheet(*args: str) -> str:
-        result = runner.invoke(app, ["--lang", lang, "sheet", *args], env={"COLUMNS": "100"})
+        result = runner.invoke(app, ["--lang", lang, "sheet", *args])
         assert result.exit_code == 0, result.output
         return result.output
 
@@ -104,7 +104,7 @@ def test_a_sheet_prints_no_english_word_of_the_catalogs(tmp_path, lang) -> None:
 
 @pytest.mark.parametrize("lang", ["sv", "da"])
 def test_the_games_are_listed_in_the_players_language(lang) -> None:
-    result = runner.invoke(app, ["--lang", lang, "games"], env={"COLUMNS": "100"})
+    result = runner.invoke(app, ["--lang", lang, "games"])
     assert result.exit_code == 0, result.output
     # rule names, presets, bots and the values typed (die, life, counts…) stay as typed
     typed_words = set().union(*(words(w) for w in re.findall(
@@ -119,7 +119,7 @@ def test_the_games_are_listed_in_the_players_language(lang) -> None:
 
 
 def test_the_games_are_listed_in_english_and_as_json_unchanged() -> None:
-    english = runner.invoke(app, ["--lang", "en", "games"], env={"COLUMNS": "100"}).output
+    english = runner.invoke(app, ["--lang", "en", "games"]).output
     assert "2–10 players" in english and "preset perudo:" in english
     data = runner.invoke(app, ["--lang", "sv", "games", "--json"]).output
     assert '"summary": "hidden cups, bids on all dice on the table' in data
@@ -163,3 +163,16 @@ def test_the_sheet_games_are_told_with_the_words_the_sheets_read(tmp_path, lang,
                  ["add", str(path), loss, "Ben"], ["add", str(path), exact, "Anna"]):
         result = runner.invoke(app, ["--lang", lang, "sheet", *args])
         assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(("lang", "fours", "total"), [("sv", "Fyror", "Totalt"),
+                                                       ("da", "Firere", "I alt")])
+def test_a_yatzy_sheet_names_its_rows_in_the_players_language(tmp_path, lang, fours, total):
+    path = tmp_path / "yatzy.sheet"
+    for args in (["new", "yatzy", "--players", "Anna", str(path)],
+                 ["add", str(path), "Anna", "fours", "4", "4", "4", "1", "2"]):
+        assert runner.invoke(app, ["sheet", *args]).exit_code == 0
+    shown = runner.invoke(app, ["--lang", lang, "sheet", "show", str(path)]).output
+    assert re.search(rf"│ {fours} +│ +12 │", shown) and re.search(rf"│ {total} +│ +12 │", shown)
+    english = runner.invoke(app, ["--lang", "en", "sheet", "show", str(path)]).output
+    assert re.search(r"│ Fours +│ +12 │", english)

@@ -26,13 +26,21 @@ class LazyConsole:
 
     def __init__(self, **options: Any) -> None:
         self._options = options
+        # rich fixes the size a console is made with when COLUMNS or LINES is set, and else
+        # reads them at each print: as at start-up, whenever the console is made
+        self._follows = {"COLUMNS", "LINES"} - set(os.environ)
         self._console: Console | None = None
 
     def made(self) -> Console:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(**self._options)
+            console = Console(**self._options)
+            if "COLUMNS" in self._follows:
+                console._width = None
+            if "LINES" in self._follows:
+                console._height = None
+            self._console = console
         return self._console
 
     def __getattr__(self, name: str) -> Any:

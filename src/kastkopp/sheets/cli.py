@@ -74,7 +74,9 @@ def render(sheet: Sheet) -> None:
                                    + describe_rules(sheet)), title_justify="left")
     for index, column in enumerate(told_header(header, sheet.names, derived.count_name)):
         table.add_column(escape(column or ""), justify="left" if index == 0 else "right")
-    for row in rows:
+    labels = sheet.kind.row_labels(sheet, language()) if language() != "en" else {}
+    for first, *cells in rows:
+        row = (labels.get(first or "", first), *cells)
         table.add_row(*(derived.empty if cell is None else escape(cell) for cell in row))
     console.print(table, highlight=False)
     for flag in derived.flags:
