@@ -146,5 +146,5 @@ def test_knack_and_linka_boards_in_swedish():
 def test_a_liar_dice_board_in_danish():
     out = runner.invoke(app, ["--lang", "da", "play", "poker_dice", "--players", "Anna,bot",
                               "--seed", "2"], input="quit\n").output
-    assert "Liar Dice · pokerterninger 9-A" in out and "Anna melder først." in out
+    assert "Løgner terninger · pokerterninger 9-A" in out and "Anna melder først." in out
     assert "Kast: Anna 1/3, bot:strong 1/3" in out

@@ -324,7 +324,7 @@ def test_render_shows_the_table():
         t.act(seat, action)
     text = t.game.render(t.state.view(None), t.seats)
     assert "Vikos won the pot of 22" in text and "Rejd: 6 3" in text
-    assert "Balances: Vikos +11, Rejd -11" in text
+    assert "Balances: Vikos +11, Rejd −11" in text
 
 
 # --------------------------------------------------------------------------- bots

@@ -36,7 +36,7 @@ SOURCES = [SRC / "engine.py", SRC / "stakes.py", SRC / "cli.py", SRC / "cli_supp
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
           "NotAuthenticated", "ChatError", "HintError", "ReviewError")
 KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2),
-            "say": None, "LogError": None, "spoken": (2,)}
+            "say": None, "LogError": None, "spoken": (2,), "marked": None, "rule": (2,)}
 
 
 def extracted() -> set[tuple[str | None, str]]:

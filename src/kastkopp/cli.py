@@ -16,17 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table as RichTable
 
 from kastkopp.cli_support import (
     clear_for_hand_over,
+    confirm,
     console,
     errors,
+    escape,
     friendly,
     language,
     parse_rules,
     pick_language,
+    rich_table,
     say,
     set_language,
     tell,
@@ -47,6 +48,7 @@ from kastkopp.engine import (
     registered,
 )
 from kastkopp.interop import commands as interop_commands
+from kastkopp.locale import minus
 from kastkopp.sheets.cli import sheet_app
 from kastkopp.strategy import bot_help, bot_names, make_bot
 from kastkopp.strategy.cli import register as register_solvers
@@ -168,37 +170,47 @@ def games_command(as_json: bool = typer.Option(False, "--json",
         console.print_json(json.dumps(listing, ensure_ascii=False))
         return
     for game in listing:
-        players = game["players"]
-        console.print(f"[bold]{game['name']}[/] — {game['title']}, "
-                      f"{player_range(players['min'], players['max'])}: {game['summary']}",
-                      highlight=False)
-        presets = RichTable(show_header=False, box=None, padding=(0, 1, 0, 0))
-        presets.add_column(no_wrap=True)
-        presets.add_column()
-        for preset in game["presets"]:  # a hanging indent: a long help wraps under itself
-            presets.add_row(f"  preset [cyan]{preset['name']}[/]:", preset["help"])
-        console.print(presets, highlight=False)
-        table = RichTable(show_header=True, header_style="bold", box=None, padding=(0, 2))
-        table.add_column("  rule")
-        table.add_column("default")
-        table.add_column("what it does")
-        for spec in game["rules"]:
-            limits = ""
-            if spec["choices"]:
-                limits = f" ({' | '.join(map(str, spec['choices']))})"
-            elif spec["min"] is not None:
-                limits = f" ({spec['min']}–{spec['max']})"
-            default = spec["default"]
-            shown = ("yes" if default else "no") if isinstance(default, bool) else str(default)
-            table.add_row(f"  {spec['name']}", shown, spec["help"] + limits)
-        console.print(table)
-        console.print("  bots: " + ", ".join(b["name"] for b in game["bots"]))
-        console.print()
+        show_game(game)
+
+
+def show_game(game: dict[str, Any]) -> None:
+    """One game of ``kastkopp games`` in the player's language (the JSON stays English)."""
+    players = game["players"]
+    console.print(f"[bold]{game['name']}[/] — {say(game['title'])}, "
+                  f"{player_range(players['min'], players['max'])}: {say(game['summary'])}",
+                  highlight=False)
+    presets = rich_table(show_header=False, box=None, padding=(0, 1, 0, 0))
+    presets.add_column(no_wrap=True)
+    presets.add_column()
+    for preset in game["presets"]:  # a hanging indent: a long help wraps under itself
+        colored = f"[cyan]{preset['name']}[/]"
+        presets.add_row("  " + say("preset {name}:", name=colored),
+                        say(preset["help"]) if preset["help"] else "")
+    console.print(presets, highlight=False)
+    table = rich_table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+    table.add_column("  " + say("rule"))
+    table.add_column(say("default"))
+    table.add_column(say("what it does"))
+    for spec in game["rules"]:
+        limits = ""
+        if spec["choices"]:
+            limits = f" ({' | '.join(map(str, spec['choices']))})"
+        elif spec["min"] is not None:
+            limits = f" ({spec['min']}–{spec['max']})"
+        default = spec["default"]
+        shown = ((say("yes") if default else say("no")) if isinstance(default, bool)
+                 else str(default))
+        table.add_row(f"  {spec['name']}", shown, say(spec["help"]) + limits)
+    console.print(table)
+    console.print("  " + say("bots: {names}", names=", ".join(b["name"] for b in game["bots"])))
+    console.print()
 
 
 def player_range(low: int, high: int) -> str:
     """``2 players``, ``2–10 players``."""
-    return f"{low} players" if low == high else f"{low}–{high} players"
+    if low == high:
+        return say("{count} players", count=low)
+    return say("{low}–{high} players", low=low, high=high)
 
 
 # --------------------------------------------------------------------------- play
@@ -328,9 +340,8 @@ class TerminalPlayer(Player):
             return True
         best = sorted(better.items(), key=lambda item: -item[1])[:3]
         offer = ", ".join(f"{r} {v}" for r, v in best)
-        return typer.confirm(say("{action} scores {points} here (instead: {offer}). "
-                                 "Write it?", action=str(action), points=options[row],
-                                 offer=offer), default=False)
+        return confirm(say("{action} scores {points} here (instead: {offer}). Write it?",
+                           action=str(action), points=options[row], offer=offer))
 
     def _unreadable(self, text: str, error: IllegalAction) -> str:
         """The state may explain unreadable text better (what would be legal instead)."""
@@ -528,19 +539,22 @@ def simulate_command(
         console.print_json(json.dumps({"game": game_name, "preset": preset,
                                        "rules": game.rules.changed(), "results": rows}))
         return
-    played = (say("1 game of {game}", game=game.title) if games == 1
-              else say("{count} games of {game}", count=games, game=game.title))
+    title = say(game.title)
+    played = (say("1 game of {game}", game=title) if games == 1
+              else say("{count} games of {game}", count=games, game=title))
     console.print(played, style="bold",
                   highlight=False)
-    table = RichTable()
+    table = rich_table()
     table.add_column(say("player"), no_wrap=True)
     for column in (say("win rate"), say("mean payoff"), say("mean score")):
         table.add_column(column, justify="right", no_wrap=True)
     for row in rows:
         low, high = row["win_rate_ci95"]
         table.add_row(row["player"], f"{row['win_rate']:.1%} ({low:.1%}–{high:.1%})",
-                      f"{row['mean_payoff']:+.3f} ±{_half(row['mean_payoff_ci95']):.3f}",
-                      f"{row['mean_score']:.2f} ±{_half(row['mean_score_ci95']):.2f}")
+                      minus(f"{row['mean_payoff']:+.3f}")
+                      + f" ±{_half(row['mean_payoff_ci95']):.3f}",
+                      minus(f"{row['mean_score']:.2f}")
+                      + f" ±{_half(row['mean_score_ci95']):.2f}")
     console.print(table)
     console.print(say("In brackets and after ±: the 95 percent confidence intervals."))
     console.print(say("An even share is {share}.", share=format(1 / len(seats), ".1%")))
@@ -598,8 +612,8 @@ def replay_command(log: Path = typer.Argument(..., metavar="LOG.json",
         console.print_json(json.dumps(data, ensure_ascii=False))
         return
     count = len(table.events)
-    replayed = (say("{game}: 1 event replayed.", game=table.game.title) if count == 1
-                else say("{game}: {count} events replayed.", game=table.game.title,
+    replayed = (say("{game}: 1 event replayed.", game=say(table.game.title)) if count == 1
+                else say("{game}: {count} events replayed.", game=say(table.game.title),
                          count=count))
     console.print(replayed, highlight=False)
     console.print(board(table.game, state.view(None), table.seats), highlight=False)
@@ -689,7 +703,7 @@ def odds_command(
         console.print_json(json.dumps(rows, ensure_ascii=False))
         return
     console.print(f"Odds — {game.title}", style="bold", highlight=False)
-    table = RichTable()
+    table = rich_table()
     columns = list(rows[0]) if rows else []
     for column in columns:
         numeric = all(isinstance(row[column], int | float)

@@ -17,10 +17,9 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.table import Table as RichTable
 
 from kastkopp.cli import (
     Narrator,
@@ -33,22 +32,15 @@ from kastkopp.cli import (
     parse_seats,
     seat_names,
 )
+from kastkopp.cli_support import rich_table
 from kastkopp.dice import DiceSource, SecureDice, SeededDice
 from kastkopp.engine import Action, Game, Player, RuleError, Table, play_out
-from kastkopp.matches import (
-    Knockout,
-    Match,
-    Pairing,
-    PlayGame,
-    check_best_of,
-    play_chouette,
-    play_knockout,
-    play_match,
-    roll_for_order,
-)
 from kastkopp.strategy import make_bot
 
 DEFAULT_GAME = "poker_dice"
+
+if TYPE_CHECKING:  # the matches are loaded by the commands that play one, not by --help
+    from kastkopp.matches import Match, Pairing, PlayGame
 
 
 class Seating:
@@ -154,6 +146,8 @@ def match_command(
         raise RuleError(f"a match is between two players, not {len(seating.names)}")
     game = two_player_game(game_name, preset, rule)
     pair = (seating.names[0], seating.names[1])
+    from kastkopp.matches import check_best_of, play_match
+
     check_best_of(best_of)
     match = play_match(game, pair, best_of, seating.play if as_json else logged_play(seating))
     if as_json:
@@ -182,6 +176,8 @@ def chouette_command(
     if len(seating.names) < 3:
         raise RuleError("a chouette is for three or more players; two play a match")
     game = two_player_game(game_name, preset, rule)
+    from kastkopp.matches import play_chouette, roll_for_order
+
     roll_off = roll_for_order(seating.names, seating.roll)
     if not as_json:
         for number, rolls in enumerate(roll_off.rounds, start=1):
@@ -196,7 +192,7 @@ def chouette_command(
         data["rolls"] = [[list(r) for r in rolls] for rolls in roll_off.rounds]
         console.print_json(json.dumps(data, ensure_ascii=False))
         return
-    table = RichTable(title=f"Chouette after {games} games")
+    table = rich_table(title=f"Chouette after {games} games")
     for column in ("player", "played", "won", "lost"):
         table.add_column(column, justify="left" if column == "player" else "right")
     for row in chouette.standings():
@@ -225,6 +221,8 @@ def knockout_command(
     as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """A knockout: the bracket (byes for the top seeds), every match best of N, a final."""
+    from kastkopp.matches import Knockout, check_best_of, play_knockout, roll_for_order
+
     seating = Seating(game_name, players, seed, logs)
     game = two_player_game(game_name, preset, rule)
     check_best_of(best_of)

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.table import Table as RichTable
 
 from kastkopp.cli import app, console, friendly, read_log
+from kastkopp.cli_support import rich_table
 from kastkopp.engine import RuleError
-from kastkopp.strategy.review import Review, review
+
+if TYPE_CHECKING:  # a review is loaded by the command that makes one, not by --help
+    from kastkopp.strategy.review import Review
 
 
 @app.command("review")
@@ -26,6 +29,8 @@ def review_command(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Review a finished game: each decision, the best choice, and what it cost."""
+    from kastkopp.strategy.review import review
+
     result = review(read_log(log))
     if seat is not None and not 0 <= seat < len(result.names):
         raise RuleError("there is no seat {seat} (seats 0 to {last})", seat=seat,
@@ -48,7 +53,7 @@ def _number(value: float | None) -> str:
 def _print(result: Review, seat: int | None) -> None:
     console.print(f"{result.title} — cost in {result.unit}; best from {result.method}.",
                   highlight=False)
-    moments = RichTable("event", "seat", "situation", "made", "best", "cost", "odds / luck")
+    moments = rich_table("event", "seat", "situation", "made", "best", "cost", "odds / luck")
     for m in result.moments:
         if seat is not None and m.seat != seat:
             continue
@@ -62,7 +67,7 @@ def _print(result: Review, seat: int | None) -> None:
         moments.add_row(str(m.index), result.names[m.seat], m.situation_text(), m.made,
                         m.best or "", _number(m.cost), odds)
     console.print(moments)
-    summary = RichTable("seat", "decisions", "best / graded", "lost", "luck", "start",
+    summary = rich_table("seat", "decisions", "best / graded", "lost", "luck", "start",
                         "final", "costliest")
     for s in result.seats:
         if seat is not None and s.seat != seat:

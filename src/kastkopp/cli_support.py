@@ -9,17 +9,70 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import typer
 import typer.core
-from rich.console import Console
-from rich.markup import escape
 
 from kastkopp.engine import KastkoppError, Message, RuleError
 
-console = Console()
-errors = Console(stderr=True, soft_wrap=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+
+class LazyConsole:
+    """A rich console made when first used: ``kastkopp --help`` never waits for rich."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        # rich fixes the size a console is made with when COLUMNS or LINES is set, and else
+        # reads them at each print: as at start-up, whenever the console is made
+        self._follows = {"COLUMNS", "LINES"} - set(os.environ)
+        self._console: Console | None = None
+
+    def made(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            console = Console(**self._options)
+            if "COLUMNS" in self._follows:
+                console._width = None
+            if "LINES" in self._follows:
+                console._height = None
+            self._console = console
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
+
+    def __enter__(self) -> Console:  # rich's live displays hold their console this way
+        return self.made().__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.made().__exit__(*exc)
+
+
+def lazy_console(**options: Any) -> Console:
+    return cast("Console", LazyConsole(**options))
+
+
+console = lazy_console()
+errors = lazy_console(stderr=True, soft_wrap=True)
+
+
+def escape(text: str) -> str:
+    """Text shown as it is, not read as rich markup."""
+    from rich.markup import escape as escaped
+
+    return escaped(text)
+
+
+def rich_table(*columns: str, **options: Any) -> Table:
+    """A rich table (rich is loaded by the commands that print one)."""
+    from rich.table import Table
+
+    return Table(*columns, **options)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -92,6 +145,18 @@ def say(template: str, **params: Any) -> str:
     the ``errors`` catalogs next to the pages' ones, with the engine's messages.
     """
     return tell(Message(template, params))
+
+
+def confirm(question: str) -> bool:
+    """A yes-or-no question, no by default, answered in the player's language or English."""
+    yes, no = {"y", "yes", "j", "ja"}, {"", "n", "no", "nej"}
+    choices = say("y/N")
+    while True:
+        answer = typer.prompt(f"{question} [{choices}]", default="",
+                              show_default=False).strip().lower()
+        if answer in yes | no:
+            return answer in yes
+        console.print(say("answer yes or no"), highlight=False)
 
 
 def tell(message: Message | KastkoppError) -> str:

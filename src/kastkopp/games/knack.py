@@ -50,6 +50,7 @@ Usage::
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -74,7 +75,7 @@ from kastkopp.engine import (
     rule,
     term,
 )
-from kastkopp.locale import spoken
+from kastkopp.locale import marked, signed, spoken
 from kastkopp.stakes import (
     BET_TERMS,
     Accept,
@@ -248,8 +249,9 @@ class KnackRules(PotRules):
         "short": {"purses": "12,5,30", "all_in": "ask"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "knack": "Knack as Tärningsspel plays it: ante 1, raises up to the pot, double knock",
-        "short": "uneven purses (12, 5, 30 koppar), all-in if the others agree",
+        "knack": marked("Knack as Tärningsspel plays it: ante 1, raises up to the pot, "
+                        "double knock"),
+        "short": marked("uneven purses (12, 5, 30 koppar), all-in if the others agree"),
     }
 
 
@@ -681,8 +683,8 @@ class Knack(Game):
     rules: KnackRules
     name: ClassVar[str] = "knack"
     title: ClassVar[str] = "Knack"
-    summary: ClassVar[str] = ("three dice each, thrown at once: first to three of a kind "
-                              "takes the pot; the worst placed knocks or raises")
+    summary: ClassVar[str] = marked("three dice each, thrown at once: first to three of a kind "
+                                    "takes the pot; the worst placed knocks or raises")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     default_players: ClassVar[int] = 3
@@ -743,13 +745,13 @@ class Knack(Game):
         for seat, name in enumerate(names):
             dice = " ".join(map(str, view["dice"][seat])) or "-"
             status = (spoken(lang, "folded") if seat in view["folded"]
-                      else view["positions"][seat])
+                      else _told(lang, view["positions"][seat]))
             lines.append(spoken(lang, "  {name}: {dice}  ({status}; paid {paid}, {left} left)",
                                 name=name, dice=dice, status=status,
                                 paid=view["paid_in"][seat], left=view["purses"][seat]))
         for entry in view["history"][-6:]:
             who = names[entry["seat"]] if entry["seat"] is not None else spoken(lang, "Table")
-            lines.append(f"  {who}: {entry['action']}")
+            lines.append(f"  {who}: {_told(lang, entry['action'])}")
         mover = view["to_move"]
         if view["phase"] == BET and mover is not None:
             lines.append(spoken(lang, "{name} is worst placed: knock or raise up to {most}",
@@ -765,8 +767,40 @@ class Knack(Game):
                                 name=names[mover], share=view["share"]))
         if "outcome" in view:
             lines.append(spoken(lang, "Balances: {balances}", balances=", ".join(
-                f"{names[s]} {b:+d}" for s, b in enumerate(view["balances"]))))
+                f"{names[s]} {signed(b)}" for s, b in enumerate(view["balances"]))))
         return "\n".join(lines)
+
+
+_FACES = r"([1-6](?: [1-6])*)"
+
+
+def _told(lang: str | None, text: str) -> str:
+    """A position or an event of the view (English data) as the terminal says it in ``lang``.
+
+    The actions themselves (``knock``, ``raise 2``) stay as they are typed.
+    """
+    if not lang or lang == "en":
+        return text
+    if m := re.fullmatch(r"three ([1-6])s", text):
+        return spoken(lang, "three {face}s", face=m[1])
+    if m := re.fullmatch(r"pair of ([1-6])s", text):
+        return spoken(lang, "pair of {face}s", face=m[1])
+    if m := re.fullmatch(r"keeps a ([1-6])", text):
+        return spoken(lang, "keeps a {face}", face=m[1])
+    if text == "rerolls all":
+        return spoken(lang, "rerolls all")
+    if m := re.fullmatch(r"(wins|shares) the pot of (\d+)", text):
+        return (spoken(lang, "wins the pot of {pot}", pot=m[2]) if m[1] == "wins"
+                else spoken(lang, "shares the pot of {pot}", pot=m[2]))
+    if m := re.fullmatch(r"throws " + _FACES + r" = (\d+): (wins back|pays) (\d+)", text):
+        if m[3] == "wins back":
+            return spoken(lang, "throws {dice} = {sum}: wins back {share}", dice=m[1], sum=m[2],
+                          share=m[4])
+        return spoken(lang, "throws {dice} = {sum}: pays {share}", dice=m[1], sum=m[2],
+                      share=m[4])
+    if m := re.fullmatch(r"throws " + _FACES, text):
+        return spoken(lang, "throws {dice}", dice=m[1])
+    return text
 
 
 def _row(event: str, chance: Fraction) -> dict[str, Any]:

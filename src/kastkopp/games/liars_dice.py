@@ -111,7 +111,7 @@ from kastkopp.engine import (
     rule,
     winner_takes_all,
 )
-from kastkopp.locale import spoken
+from kastkopp.locale import marked, spoken
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -156,13 +156,15 @@ class LiarsRules(Rules):
         "come_back": {"come_back": True},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "lognare": "Lögnare as Tärningsspel plays it: no wilds, the loser of a challenge loses "
-                   "a die",
-        "perudo": "Perudo as Løgneterninger regler plays it: ones wild, exact calls, palifico",
-        "dudo": "Perudo where the loser of a challenge loses the difference",
-        "common_hand": "no wilds; bids are poker hands over all dice on the table",
-        "single_hand": "one shared cup of five dice, rolled, bid on and passed on",
-        "come_back": "Perudo where a player on one die comes back once by a right exact call",
+        "lognare": marked("Lögnare as Tärningsspel plays it: no wilds, the loser of a "
+                          "challenge loses a die"),
+        "perudo": marked("Perudo as Løgneterninger regler plays it: ones wild, exact calls, "
+                         "palifico"),
+        "dudo": marked("Perudo where the loser of a challenge loses the difference"),
+        "common_hand": marked("no wilds; bids are poker hands over all dice on the table"),
+        "single_hand": marked("one shared cup of five dice, rolled, bid on and passed on"),
+        "come_back": marked("Perudo where a player on one die comes back once by a right "
+                            "exact call"),
     }
 
     def check(self) -> None:
@@ -952,9 +954,9 @@ class LiarsDice(Game):
 
     rules: LiarsRules
     name: ClassVar[str] = "liars_dice"
-    title: ClassVar[str] = "Liar's dice (Lögnare, Perudo)"
-    summary: ClassVar[str] = ("hidden cups, bids on all dice on the table: raise or call "
-                              "'dudo'; ones wild, exact calls and palifico as house rules")
+    title: ClassVar[str] = marked("Liar's dice (Lögnare, Perudo)")
+    summary: ClassVar[str] = marked("hidden cups, bids on all dice on the table: raise or call "
+                                    "'dudo'; ones wild, exact calls and palifico as house rules")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
     default_players: ClassVar[int] = 3

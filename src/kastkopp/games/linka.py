@@ -68,7 +68,7 @@ from kastkopp.engine import (
     register,
     term,
 )
-from kastkopp.locale import spoken
+from kastkopp.locale import marked, signed, spoken
 from kastkopp.stakes import (
     Accept,
     AllIn,
@@ -176,8 +176,8 @@ class LinkaRules(PotRules):
         "short": {"purses": "12,5,30", "all_in": "ask"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "linka": "Linka as Tärningsspel plays it: one raise each, at most the pot",
-        "short": "uneven purses (12, 5, 30 koppar), all-in if the others agree",
+        "linka": marked("Linka as Tärningsspel plays it: one raise each, at most the pot"),
+        "short": marked("uneven purses (12, 5, 30 koppar), all-in if the others agree"),
     }
 
 
@@ -489,8 +489,8 @@ class Linka(Game):
     rules: LinkaRules
     name: ClassVar[str] = "linka"
     title: ClassVar[str] = "Linka"
-    summary: ClassVar[str] = ("two shared dice, one open and one hidden die each: make the "
-                              "linka numbers, raise once, show down")
+    summary: ClassVar[str] = marked("two shared dice, one open and one hidden die each: make the "
+                                    "linka numbers, raise once, show down")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     default_players: ClassVar[int] = 3
@@ -571,7 +571,7 @@ class Linka(Game):
             if len(dice) == 1 and seat != view["seat"] and view["phase"] not in (LINKA, OPEN):
                 shown += " ?"
             status = (spoken(lang, "folded") if seat in view["folded"]
-                      else view["hands"].get(str(seat), ""))
+                      else _hand_told(lang, view["hands"].get(str(seat), "")))
             extra = f", {status}" if status else ""
             lines.append(spoken(lang, "  {name}: {dice}  (paid {paid}, {left} left{extra})",
                                 name=name, dice=shown, paid=view["paid_in"][seat],
@@ -579,7 +579,8 @@ class Linka(Game):
         for entry in view["history"][-6:]:
             lines.append(f"  {names[entry['seat']]}: {entry['action']}")
         if "your_hand" in view:
-            lines.append(spoken(lang, "Your hand: {hand}", hand=view["your_hand"]))
+            lines.append(spoken(lang, "Your hand: {hand}",
+                                hand=_hand_told(lang, view["your_hand"])))
         mover = view["to_move"]
         if view["phase"] == AGREE and mover is not None:
             lines.append(spoken(lang, "{asker} asks to go all-in: {name}, accept or refuse",
@@ -593,8 +594,23 @@ class Linka(Game):
                                 name=names[mover], answer=answer, raises=raise_text))
         if "outcome" in view:
             lines.append(spoken(lang, "Balances: {balances}", balances=", ".join(
-                f"{names[s]} {b:+d}" for s, b in enumerate(view["balances"]))))
+                f"{names[s]} {signed(b)}" for s, b in enumerate(view["balances"]))))
         return "\n".join(lines)
+
+
+def _hand_told(lang: str | None, name: str) -> str:
+    """A hand's name of the view (English data) as the terminal says it in ``lang``."""
+    if not lang or lang == "en" or not name:
+        return name
+    if name.startswith("nothing (sum "):
+        return spoken(lang, "nothing (sum {sum})", sum=name[len("nothing (sum "):-1])
+    words = {"the linka dice exactly": spoken(lang, "the linka dice exactly"),
+             "both linka dice": spoken(lang, "both linka dice"),
+             "the linka sum": spoken(lang, "the linka sum"),
+             "the high linka die": spoken(lang, "the high linka die"),
+             "the low linka die": spoken(lang, "the low linka die"),
+             "nothing": spoken(lang, "nothing")}
+    return words.get(name, name)
 
 
 def _read_die(text: str, what: str) -> int:

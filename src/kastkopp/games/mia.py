@@ -65,7 +65,7 @@ from kastkopp.engine import (
     rule,
     winner_takes_all,
 )
-from kastkopp.locale import spoken
+from kastkopp.locale import marked, minus, spoken
 from kastkopp.stakes import Ledger
 
 # --------------------------------------------------------------------------- values
@@ -130,9 +130,10 @@ class MiaRules(Rules):
                      "slosch_double": False, "scoring": "points", "stake": 0},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "slosch": "Slosch as Tärningsspel plays it: 11 the best double, Slosch costs two lives",
-        "classic": "Mia with the classic order, 66 the best double",
-        "maexchen": "the Mäxchen bot-competition rules: +1 per round, -1 per loss",
+        "slosch": marked("Slosch as Tärningsspel plays it: 11 the best double, Slosch costs "
+                         "two lives"),
+        "classic": marked("Mia with the classic order, 66 the best double"),
+        "maexchen": marked("the Mäxchen bot-competition rules: +1 per round, -1 per loss"),
     }
 
     @functools.cached_property
@@ -479,8 +480,8 @@ class Mia(Game):
     rules: MiaRules
     name: ClassVar[str] = "mia"
     title: ClassVar[str] = "Slosch (Mia)"
-    summary: ClassVar[str] = ("two hidden dice, a claim passed on: believe, call or pass; "
-                              "Slosch (21) beats everything")
+    summary: ClassVar[str] = marked("two hidden dice, a claim passed on: believe, call or pass; "
+                                    "Slosch (21) beats everything")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
     default_players: ClassVar[int] = 3
@@ -513,7 +514,7 @@ class Mia(Game):
                  + (spoken(lang, " · pot {pot}", pot=view["pot"]) if view["pot"] else "")]
         if "points" in view:
             lines.append(spoken(lang, "Points: {points}", points=", ".join(
-                f"{names[s]} {p}" for s, p in enumerate(view["points"]))))
+                f"{names[s]} {minus(p)}" for s, p in enumerate(view["points"]))))
         else:
             out = spoken(lang, "out")
             lines.append(spoken(lang, "Lives: {lives}", lives=", ".join(

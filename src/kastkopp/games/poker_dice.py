@@ -92,7 +92,7 @@ from kastkopp.engine import (
     term,
     winner_takes_all,
 )
-from kastkopp.locale import spoken
+from kastkopp.locale import marked, spoken
 
 if TYPE_CHECKING:  # numpy loads only when the reroll table is built
     import numpy as np
@@ -469,8 +469,9 @@ class PokerDiceRules(Rules):
         "ace_high": {"dice": ORDINARY},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "poker_dice": "Løgner terninger: poker dice 9 10 J Q K A, three throws, the five-aces rule",
-        "ace_high": "ordinary dice, the ace high: straights 6-5-4-3-2 and 5-4-3-2-1",
+        "poker_dice": marked("Løgner terninger: poker dice 9 10 J Q K A, three throws, the "
+                             "five-aces rule"),
+        "ace_high": marked("ordinary dice, the ace high: straights 6-5-4-3-2 and 5-4-3-2-1"),
     }
 
 
@@ -899,9 +900,9 @@ class PokerDice(Game):
 
     rules: PokerDiceRules
     name: ClassVar[str] = "poker_dice"
-    title: ClassVar[str] = "Liar Dice (Poker Menteur)"
-    summary: ClassVar[str] = ("five poker dice behind a screen: announce an exact hand, "
-                              "doubt or beat it with up to three throws")
+    title: ClassVar[str] = marked("Liar Dice (Poker Menteur)")
+    summary: ClassVar[str] = marked("five poker dice behind a screen: announce an exact hand, "
+                                    "doubt or beat it with up to three throws")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
@@ -994,7 +995,7 @@ class PokerDice(Game):
         lang = view.get("lang")
         kind = (spoken(lang, "poker dice 9-A") if view["dice"] == POKER
                 else spoken(lang, "ordinary dice, ace high"))
-        title = f"Liar Dice · {kind}"
+        title = spoken(lang, "Liar Dice") + f" · {kind}"
         if view["replays"]:
             title += spoken(lang, " · dealt again {count}×", count=view["replays"])
         lines = [title]
@@ -1013,20 +1014,22 @@ class PokerDice(Game):
             lines.append(f"  {names[entry['seat']]}: {entry['action']}")
         if view["claim"] is not None:
             lines.append(spoken(lang, "Claim: {claim} — {hand} ({name})", claim=view["claim"],
-                                hand=view["claim_name"], name=names[view["claimant"]]))
+                                hand=_name(lang, view["claim"], view["dice"]),
+                                name=names[view["claimant"]]))
         if view["shown"] is not None:
             lines.append(spoken(lang, "{name} shows five aces: {dice}",
                                 name=names[view["shown"]], dice=view["shown_dice"]))
         if "your_hand" in view:
             lines.append(spoken(lang, "Your dice: {value}", value=Hand.of(
-                view["your_faces"], view["dice"]).dice_text()) + f" — {view['your_hand_name']}")
+                view["your_faces"], view["dice"]).dice_text())
+                         + f" — {Hand.of(view['your_faces'], view['dice']).name(_lang(lang))}")
         if view["to_move"] is not None and view["to_move"] == view["seat"]:
             lines.append(self._hint(view))
         if view["phase"] == OVER:
             shown = ", ".join(f"{names[s]} {d}" for s, d in enumerate(view["revealed"]) if d)
             lines.append(spoken(lang, "Dice: {dice}", dice=shown))
             lines.append(spoken(lang, "{name} won: {reason}.", name=names[view["winner"]],
-                                reason=view["reason"]))
+                                reason=_reason(lang, view["reason"])))
         return "\n".join(lines)
 
     def _hint(self, view: dict[str, Any]) -> str:
@@ -1048,7 +1051,7 @@ class PokerDice(Game):
             options.append(spoken(lang, "reroll some dice ({throws})", throws=throws))
         if lowest < len(every):
             options.append(spoken(lang, "announce {hand} ({name}) or higher",
-                                  hand=str(every[lowest]), name=every[lowest].name()))
+                                  hand=str(every[lowest]), name=every[lowest].name(_lang(lang))))
         if len(options) == 1:
             return spoken(lang, "You may {choice}.", choice=options[0])
         return spoken(lang, "You may {choices} or {last}.", choices=", ".join(options[:-1]),
@@ -1057,6 +1060,26 @@ class PokerDice(Game):
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
         return [(None, 2), ("ace_high", 2)]
+
+
+def _lang(lang: str | None) -> str:
+    return lang if lang in FACE_NAMES else "en"
+
+
+def _name(lang: str | None, claim: str, dice: str) -> str:
+    """An announced hand in words in ``lang`` (the view keeps the English ones)."""
+    return parse_hand(claim, dice).name(_lang(lang))
+
+
+def _reason(lang: str | None, reason: str) -> str:
+    """Why the game ended, from the view's English words."""
+    if reason == "the announcement held":
+        return spoken(lang, "the announcement held")
+    if reason == "the announcement was false":
+        return spoken(lang, "the announcement was false")
+    if reason == "five aces":
+        return spoken(lang, "five aces")
+    return reason
 
 
 # --------------------------------------------------------------------------- odds

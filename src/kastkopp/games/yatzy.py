@@ -103,6 +103,7 @@ from kastkopp.engine import (
     register,
     rule,
 )
+from kastkopp.locale import marked
 
 # --------------------------------------------------------------------------- the rows
 
@@ -188,13 +189,14 @@ class YatzyRules(Rules):
                           "misses": "dash", "result": "average"},
     }
     PRESET_HELP: ClassVar[dict[str, str]] = {
-        "yatzy": "Scandinavian Yatzy: 15 rows, bonus 50 at 63",
-        "maxi": "Maxi Yatzy: six dice, 20 rows, bonus 100 at 84, Maxi Yatzy 100, "
-                "unused throws saved",
-        "yahtzee": "official Yahtzee: bonus 35 at 63, 100 per extra Yahtzee, jokers",
-        "tarningspoker": "Tärningspoker (the Swedish rules): 13 rows, no bonus",
-        "terningspoker": "Terningspoker (the Danish rules): part 1 against three, first throw "
-                         "doubles, poker +50, dashes, result against the average",
+        "yatzy": marked("Scandinavian Yatzy: 15 rows, bonus 50 at 63"),
+        "maxi": marked("Maxi Yatzy: six dice, 20 rows, bonus 100 at 84, Maxi Yatzy 100, "
+                       "unused throws saved"),
+        "yahtzee": marked("official Yahtzee: bonus 35 at 63, 100 per extra Yahtzee, jokers"),
+        "tarningspoker": marked("Tärningspoker (the Swedish rules): 13 rows, no bonus"),
+        "terningspoker": marked("Terningspoker (the Danish rules): part 1 against three, "
+                                "first throw doubles, poker +50, dashes, result against "
+                                "the average"),
     }
 
     @property
@@ -803,8 +805,8 @@ class Yatzy(Game):
     rules: YatzyRules
     name: ClassVar[str] = "yatzy"
     title: ClassVar[str] = "Yatzy"
-    summary: ClassVar[str] = ("five dice, three throws, one row of the score sheet per turn: "
-                              "Yatzy, Maxi Yatzy, Yahtzee, Tärningspoker, Terningspoker")
+    summary: ClassVar[str] = marked("five dice, three throws, one row of the score sheet per turn: "
+                                    "Yatzy, Maxi Yatzy, Yahtzee, Tärningspoker, Terningspoker")
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
     default_players: ClassVar[int] = 2

@@ -17,8 +17,8 @@ import sys
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 
+from kastkopp.cli_support import lazy_console
 from kastkopp.dice import DiceSource, SecureDice, SeededDice
 from kastkopp.engine import KastkoppError
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 # the command line's start-up (``kastkopp --help``) should not wait for.
 DEFAULT_PORT = 9000
 
-console = Console(highlight=False)
+console = lazy_console(highlight=False)
 
 
 def _say(text: str) -> None:

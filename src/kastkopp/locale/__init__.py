@@ -21,3 +21,23 @@ def spoken(lang: str | None, template: str, **params: Any) -> str:
     from kastkopp.locale.messages import translate
 
     return translate(message, lang)
+
+
+def marked(text: str) -> str:
+    """A text the terminal shows translated (a game's title, a rule's help), left as it is.
+
+    ``scripts/error-catalogs.sh`` extracts it (keyword ``marked``) so that the terminal can
+    look it up in the ``errors`` catalogs when it prints it; the data stays English.
+    """
+    return text
+
+
+def signed(number: float) -> str:
+    """``+3``, ``−3``, ``+1.5``: a balance with the true minus sign the sheets write."""
+    text = f"{number:+d}" if isinstance(number, int) else f"{number:+g}"
+    return text.replace("-", "−")
+
+
+def minus(number: float | str) -> str:
+    """``3``, ``−3``: a number of points, money or dice (or its text) with the true minus sign."""
+    return str(number).replace("-", "−")

@@ -26,13 +26,13 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 import typer
-from rich.markup import escape
-from rich.table import Table as RichTable
 
-from kastkopp.cli_support import console, friendly, language, say
+from kastkopp.cli_support import console, escape, friendly, language, rich_table, say
 from kastkopp.engine import RuleError
 
 if TYPE_CHECKING:  # the sheets load the games: only a command that reads a sheet waits
+    from collections.abc import Sequence
+
     from kastkopp.sheets import Sheet
     from kastkopp.sheets.history import History
 
@@ -70,11 +70,13 @@ def render(sheet: Sheet) -> None:
     """The sheet as the table players know, then the flags and the standings."""
     derived = sheet.derive()
     header, *rows = derived.grid
-    table = RichTable(title=escape(f"{sheet.kind.title} · " + describe_rules(sheet)),
-                      title_justify="left")
-    for index, column in enumerate(header):
+    table = rich_table(title=escape(f"{sheet_title(sheet.kind.title)} · "
+                                   + describe_rules(sheet)), title_justify="left")
+    for index, column in enumerate(told_header(header, sheet.names, derived.count_name)):
         table.add_column(escape(column or ""), justify="left" if index == 0 else "right")
-    for row in rows:
+    labels = sheet.kind.row_labels(sheet, language()) if language() != "en" else {}
+    for first, *cells in rows:
+        row = (labels.get(first or "", first), *cells)
         table.add_row(*(derived.empty if cell is None else escape(cell) for cell in row))
     console.print(table, highlight=False)
     for flag in derived.flags:
@@ -82,6 +84,32 @@ def render(sheet: Sheet) -> None:
                       text=flag.text, reason=flag.reason)
         console.print(f"[yellow]{escape(warning)}[/]", highlight=False)
     console.print(escape(standings_line(sheet)), highlight=False)
+
+
+def told_header(header: Sequence[str | None], names: Sequence[str],
+                count_name: str) -> list[str | None]:
+    """The grid's header in the player's language: the kinds word it in English."""
+    if language() == "en":
+        return list(header)
+    columns = {"Round": say("Round"), "Game": say("Game"), "Pot": say("Pot")}
+    unit = unit_word(count_name)
+    counts = {f"{name} {count_name}": f"{name} {unit}" for name in names}
+    return [None if cell is None else columns.get(cell) or counts.get(cell, cell)
+            for cell in header]
+
+
+def unit_word(word: str) -> str:
+    """A count's column word: ``dice``, ``lives``, ``points``, ``wins``, ``balance``, ``total``."""
+    words = {"dice": say("dice"), "lives": say("lives"), "points": say("points"),
+             "wins": say("wins"), "balance": say("balance"), "total": say("total")}
+    return words.get(word, word)
+
+
+def sheet_title(title: str) -> str:
+    """A kind's title (``liar's dice``, ``Liar Dice``) as the player's language names it."""
+    if title == "liar's dice":
+        return say("liar's dice")
+    return say("Liar Dice") if title == "Liar Dice" else title  # the others are names
 
 
 def describe_rules(sheet: Sheet) -> str:
@@ -314,5 +342,31 @@ def games_command() -> None:
     from kastkopp.sheets import kinds
 
     for name, kind in sorted(kinds().items()):
-        console.print(f"[bold]{name}[/] — {kind.title}: {escape(kind.entry_help)}",
-                      highlight=False)
+        console.print(f"[bold]{name}[/] — {sheet_title(kind.title)}: "
+                      f"{escape(entry_help(kind.entry_help))}", highlight=False)
+
+
+def entry_help(text: str) -> str:
+    """What an entry looks like, in the player's language with the words the sheets read."""
+    pot = "write what each player paid and who won, like 'Anna 3 Ben 3 Cara 5 won Cara'"
+    helps = {
+        pot: say("write what each player paid and who won, like 'Anna 3 Ben 3 Cara 5 won "
+                 "Cara'"),
+        pot + "; a double knock: 'double Ben won'": say(
+            "write what each player paid and who won, like 'Anna 3 Ben 3 Cara 5 won Cara'; "
+            "a double knock: 'double Ben won'"),
+        "write 'loss NAME', 'exact NAME', or the round's cells in the sheet's order, like "
+        "0 1 0": say("write 'loss NAME', 'exact NAME', or the round's cells in the sheet's "
+                     "order, like 0 1 0"),
+        "write 'loss NAME', 'loss NAME slosch' (Slosch decided it), or the round's cells in "
+        "the sheet's order, like 0 1 0": say(
+            "write 'loss NAME', 'loss NAME slosch' (Slosch decided it), or the round's cells "
+            "in the sheet's order, like 0 1 0"),
+        "write who won the game ('Anna' or 'won Anna'), or 'draw'": say(
+            "write who won the game ('Anna' or 'won Anna'), or 'draw'"),
+        "write 'NAME ROW DICE' (Anna fours 4 4 4 1 2), 'NAME ROW POINTS' (Anna fours 12) or "
+        "'NAME ROW -' to cross it out": say(
+            "write 'NAME ROW DICE' (Anna fours 4 4 4 1 2), 'NAME ROW POINTS' (Anna fours 12) "
+            "or 'NAME ROW -' to cross it out"),
+    }
+    return helps.get(text, text)

@@ -165,6 +165,10 @@ class SheetKind(ABC):
     def derive(self, sheet: Sheet) -> Derivation:
         """Every number of the sheet, from its rules, players and entries."""
 
+    def row_labels(self, sheet: Sheet, lang: str) -> dict[str, str]:
+        """The grid's row labels as the sheet writes them, each in ``lang`` (none to change)."""
+        return {}
+
 
 _KINDS: dict[str, SheetKind] = {}
 

@@ -230,6 +230,14 @@ class YatzySheet(SheetKind):
             return "".join(map(str, entry.dice))
         return "-" if entry.scratch else str(entry.points)
 
+    def row_labels(self, sheet: Sheet, lang: str) -> dict[str, str]:
+        """The rows in the terminal's language; the ``lang`` rule names them on the sheet."""
+        rules = sheet.rules
+        assert isinstance(rules, YatzyRules)
+        keys = (*rules.rows, "upper", "bonus", "extra", "total", "average", "result")
+        return {label(key, rules.lang, rules.sheet): label(key, lang, rules.sheet)
+                for key in keys}
+
     def _grid(self, sheet: Sheet, state: YatzyState, cells: dict[int, dict[str, Cell]],
               pending: dict[tuple[int, str], str]) -> tuple[tuple[str | None, ...], ...]:
         rules = state.rules

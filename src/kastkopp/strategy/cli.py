@@ -14,9 +14,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import typer
-from rich.table import Table as RichTable
 
-from kastkopp.cli_support import console, errors, friendly, parse_rules
+from kastkopp.cli_support import console, errors, friendly, parse_rules, rich_table
 
 solve_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                         help="Solve a game: its value and how to play it.")
@@ -88,7 +87,7 @@ def solve_mia(
     console.print(f"First player's value: [bold]{eq.value:+.4f}[/] lives per exchange "
                   f"(exploitability {eq.exploitability:.1e}, {eq.seconds:.1f} s)")
     console.print("The opening announcement, and how it is answered", style="bold")
-    table = RichTable()
+    table = rich_table()
     for column in ("value", "truth", "bluff", "claimed", "true", "call", "roll", "pass"):
         table.add_column(column, justify="right")
     for row in data["opening"]:
@@ -116,11 +115,12 @@ pass     how often the other player believes it and passes the cup on unseen"""
 @solve_app.command("linka")
 @friendly
 def solve_linka(
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value (the seed's "
-                                   "example plays ante=5)"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable; Tärningsspel's example "
+                                   "plays ante=5)"),
     fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Heads-up Linka: the betting equilibrium of one pot, exactly (a linear programme for
     every deal)."""
@@ -138,7 +138,7 @@ def solve_linka(
     source = "from the cache" if eq.cached else f"solved in {eq.seconds:.0f} s"
     console.print(f"First bettor's value: [bold]{eq.value:+.4f}[/] koppar per pot "
                   f"(exploitability {eq.exploitability:.1e}, {source})", highlight=False)
-    table = RichTable(title="How each hand is bet, over every deal")
+    table = rich_table(title="How each hand is bet, over every deal")
     for column in ("situation", "hand", "check", "call", "raise", "mean raise", "fold"):
         table.add_column(column, justify="right" if column not in ("situation", "hand")
                          else "left")
@@ -156,11 +156,12 @@ def solve_linka(
 @solve_app.command("knack")
 @friendly
 def solve_knack(
-    preset: str = typer.Option(None, "--preset"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value"),
+    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
+    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
+                                   help="a house rule (repeatable)"),
     versus: str = typer.Option(None, "--versus", help="also play the equilibrium bot off "
                                "against this bot, exactly (every position, no sampling)"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Heads-up Knack: every position's value and best move, by backward induction."""
     from kastkopp.engine import RuleError
@@ -192,7 +193,7 @@ def solve_knack(
                   f"iterated, {solution.seconds:.1f} s)", highlight=False)
     console.print("Double knock: never ask for one; always grant it (asking costs the "
                   f"loser {data['double_knock']['asking_costs_per_stake']:.3f} × his stake).")
-    table = RichTable(title="Raises at the ante (the worst placed bets; the rest knock)")
+    table = rich_table(title="Raises at the ante (the worst placed bets; the rest knock)")
     for column in ("seat 0 kept", "seat 1 kept", "bettor", "raise", "seat 0's value"):
         table.add_column(column)
     for row in data["positions"]:
@@ -285,7 +286,7 @@ def advise_yatzy(
                      "choices": [c.to_json() for c in advice]})
         return
     best = advice[0].expected
-    out = RichTable(title="Choices, best first (expected final score)")
+    out = rich_table(title="Choices, best first (expected final score)")
     out.add_column("choice")
     out.add_column("expected", justify="right")
     out.add_column("loss", justify="right")
@@ -342,7 +343,7 @@ def solve_liars(
     console.print(f"First bidder's value: [bold]{eq.game_value:+.5f}[/] "
                   f"(exploitability {eq.exploitability:.1e} after {eq.iterations} "
                   f"iterations, {eq.seconds:.1f} s)", highlight=False)
-    out = RichTable(title="How the first bidder opens, by cup")
+    out = rich_table(title="How the first bidder opens, by cup")
     out.add_column("cup")
     out.add_column("opening bids")
     for row in data["opening"]:
