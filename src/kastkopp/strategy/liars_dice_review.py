@@ -21,7 +21,7 @@ from kastkopp.games.liars_dice import Bid, Calza, Dudo, HandBid, LiarsDice
 from kastkopp.strategy.cfr import Decision
 from kastkopp.strategy.liars_dice import StrongLiarsBot, current_bid
 from kastkopp.strategy.liars_equilibrium import BiddingGame, LiarsEquilibrium, equilibrium_for
-from kastkopp.strategy.review import Graded, Moment, Step, register_grader
+from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_grader
 
 # The round solver stops at an exploitability of 0.001 dice; a choice this close to the
 # best counts as the best.
@@ -128,10 +128,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
     assert isinstance(game, LiarsDice)
     odds = StrongLiarsBot(game, trust=0.0)
     moments: list[Moment] = []
-    for step in steps:
-        if step.kind != "action" or step.seat is None or step.action is None:
-            continue
-        view = step.before.view(step.seat)
+    for step, _, _, view in decisions(steps):
         action = game.parse_action(step.action)
         own = view.get("your_dice") or []
         situation = {"dice": " ".join(map(str, own))} if own else {}

@@ -10,15 +10,12 @@ from typing import Any
 from kastkopp.engine import Game
 from kastkopp.games.linka import equity
 from kastkopp.strategy.betting_review import bet_moment
-from kastkopp.strategy.review import Graded, Moment, Step, register_grader
+from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_grader
 
 
 def grade(game: Game, steps: Sequence[Step]) -> Graded:
     moments: list[Moment] = []
-    for step in steps:
-        if step.kind != "action" or step.seat is None or step.action is None:
-            continue
-        view = step.before.view(step.seat)
+    for step, _, _, view in decisions(steps):
         if view.get("phase") == "agree" or not view.get("linka"):
             continue
         seat = step.seat

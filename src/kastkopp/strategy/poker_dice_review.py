@@ -11,7 +11,7 @@ from typing import Any
 
 from kastkopp.engine import Game
 from kastkopp.games.poker_dice import Hand, PokerDiceRules, Reroll, hands, parse_hand, reroll_table
-from kastkopp.strategy.review import Graded, Moment, Step, register_grader
+from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_grader
 
 
 def grade(game: Game, steps: Sequence[Step]) -> Graded:
@@ -21,10 +21,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
     table = reroll_table()
     every = hands(kind)
     moments: list[Moment] = []
-    for step in steps:
-        if step.kind != "action" or step.seat is None or step.action is None:
-            continue
-        view = step.before.view(step.seat)
+    for step, _, _, view in decisions(steps):
         if "your_faces" not in view or view.get("claim") is None:
             moments.append(Moment(step.index, step.seat, "decision", made=step.action))
             continue

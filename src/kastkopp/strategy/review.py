@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,6 +152,14 @@ class Review:
 Grader = Callable[[Game, Sequence[Step]], Graded]
 GraderFactory = Callable[[Game], Grader]
 _GRADERS: dict[str, GraderFactory] = {}
+
+
+def decisions(steps: Sequence[Step]) -> Iterator[tuple[Step, int, str, dict[str, Any]]]:
+    """Each action a seat took: the step, the seat, the action's notation and the seat's view
+    just before it (what the seat knew when it chose)."""
+    for step in steps:
+        if step.kind == "action" and step.seat is not None and step.action is not None:
+            yield step, step.seat, step.action, step.before.view(step.seat)
 
 
 def register_grader(game: str) -> Callable[[GraderFactory], GraderFactory]:
