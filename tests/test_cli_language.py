@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.engine import load
+from kastkopp.games import load
 
 runner = CliRunner()
 LOCALE = Path(__file__).resolve().parent.parent / "src" / "kastkopp" / "locale"

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from kastkopp.cli import Narrator, app, console
 from kastkopp.dice import SeededDice
-from kastkopp.engine import Table, load, play_out
+from kastkopp.engine import Table, play_out
+from kastkopp.games import load
 from kastkopp.strategy import make_bot
 
 runner = CliRunner()

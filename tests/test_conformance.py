@@ -24,7 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import IllegalAction, Table, load, registered
+from kastkopp.engine import IllegalAction, Table
+from kastkopp.games import load, registered
 
 CONFIGS = [
     pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from kastkopp.dice import CommitRevealDice
-from kastkopp.engine import IllegalAction, LogError, Table, load, verify_log
+from kastkopp.engine import IllegalAction, LogError, Table, verify_log
+from kastkopp.games import load
 
 
 def forfeited_table() -> Table:

@@ -8,7 +8,8 @@ from collections import defaultdict
 
 import pytest
 
-from kastkopp.engine import RuleError, load, registered
+from kastkopp.engine import RuleError
+from kastkopp.games import load, registered
 
 pyspiel = pytest.importorskip("pyspiel")
 

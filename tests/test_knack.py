@@ -9,7 +9,8 @@ from fractions import Fraction
 import pytest
 
 from kastkopp.dice import ScriptedDice, SeededDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out
+from kastkopp.games import load
 from kastkopp.games.knack import KnackState, equities, triple_chances
 from kastkopp.strategy import make_bot
 

@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from kastkopp.cli import app
 from kastkopp.dice import SeededDice
-from kastkopp.engine import RuleError, Table, load, play_out
+from kastkopp.engine import RuleError, Table, play_out
+from kastkopp.games import load
 from kastkopp.games.liars_bidding import Bidding
 from kastkopp.games.liars_dice import LiarsRules, ordered_bids
 from kastkopp.strategy import make_bot

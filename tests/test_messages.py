@@ -18,7 +18,8 @@ import pytest
 from babel.messages.extract import extract
 from babel.messages.pofile import read_po
 
-from kastkopp.engine import IllegalAction, KastkoppError, Message, RuleError, Table, load
+from kastkopp.engine import IllegalAction, KastkoppError, Message, RuleError, Table
+from kastkopp.games import load
 from kastkopp.games.liars_dice import parse_hand
 from kastkopp.locale.messages import catalog, error_json, translate
 

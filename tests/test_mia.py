@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from kastkopp.engine import IllegalAction, RuleError, load
+from kastkopp.engine import IllegalAction, RuleError
+from kastkopp.games import load
 from kastkopp.games.mia import (
     CLASSIC_ORDER,
     SLOSCH_ORDER,

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from kastkopp.dice import ScriptedDice, SeededDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out
+from kastkopp.games import load
 from kastkopp.games.poker_dice import (
     ORDINARY,
     POKER,

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kastkopp.engine import IllegalAction, RuleError, load
+from kastkopp.engine import IllegalAction, RuleError
+from kastkopp.games import load
 from kastkopp.stakes import Ledger, PotRules
 
 

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from kastkopp.cli import app
 from kastkopp.dice import ScriptedDice, SeededDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out
+from kastkopp.games import load
 from kastkopp.games.yatzy import (
     DASH,
     Keep,

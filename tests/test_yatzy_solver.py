@@ -267,7 +267,8 @@ def test_the_optimal_bot_scores_the_solved_value_on_average(tarningspoker):
     import statistics
 
     from kastkopp.dice import SeededDice
-    from kastkopp.engine import Table, load, play_out
+    from kastkopp.engine import Table, play_out
+    from kastkopp.games import load
     from kastkopp.strategy import make_bot
     from kastkopp.strategy.yatzy_optimal import _TABLES
 
@@ -285,7 +286,7 @@ def test_the_optimal_bot_scores_the_solved_value_on_average(tarningspoker):
 def test_the_optimal_bot_takes_the_advisors_first_choice(tarningspoker):
     import random
 
-    from kastkopp.engine import load
+    from kastkopp.games import load
     from kastkopp.strategy import make_bot
     from kastkopp.strategy.yatzy_optimal import _TABLES, position_from_view
 

@@ -43,10 +43,9 @@ from kastkopp.engine import (
     RuleError,
     Table,
     check_log,
-    load,
     play_out,
-    registered,
 )
+from kastkopp.games import load, registered
 from kastkopp.interop import commands as interop_commands
 from kastkopp.locale import minus
 from kastkopp.sheets.cli import sheet_app

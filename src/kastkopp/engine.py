@@ -401,6 +401,30 @@ S = TypeVar("S", bound="State")
 
 
 @dataclass(frozen=True)
+class Parts:
+    """Where a game's pieces above its rules live, by module name.
+
+    The rules sit below strategy, sheets and the server, so a game names these modules and
+    never imports them; each registers its pieces with its own package's decorator when
+    :meth:`load` imports it (bots, advisor, odds and warm-up work in ``strategy``, a grader
+    in ``review``, a score-sheet kind in ``sheet``). ``about`` is the message id of a few
+    lines for players.
+    """
+
+    strategy: tuple[str, ...] = ()
+    review: tuple[str, ...] = ()
+    sheet: tuple[str, ...] = ()
+    about: str = ""
+
+    def load(self, part: str) -> bool:
+        """Import the modules of ``part`` (their pieces register); False if the game has none."""
+        modules: tuple[str, ...] = getattr(self, part)
+        for module in modules:
+            importlib.import_module(module)
+        return bool(modules)
+
+
+@dataclass(frozen=True)
 class Game(ABC):
     """A game with its house rules and number of players. Subclasses register themselves."""
 
@@ -416,6 +440,7 @@ class Game(ABC):
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = Rules
     hidden_information: ClassVar[bool] = True
+    parts: ClassVar[Parts] = Parts()
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, self.rules_class):
@@ -452,6 +477,11 @@ class Game(ABC):
     def odds(self, **params: str) -> list[dict[str, Any]]:
         """Rows of odds a player can ask for (``kastkopp odds GAME k=v ...``)."""
         raise RuleError("there are no odds tables for {game}", game=self.title or self.name)
+
+    def opened_by(self, seat: int) -> Game | None:
+        """This game with ``seat`` opening it, for a game whose rules say who opens
+        (Poker Menteur); ``None``: the seating decides who opens."""
+        return None
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
@@ -567,6 +597,8 @@ class State(ABC):
 
 # --------------------------------------------------------------------------- registry
 
+# Filled by :func:`register` as each game's module is imported; :mod:`kastkopp.games` imports
+# them all (the engine never names where the games live) and offers ``load`` and ``registered``.
 _REGISTRY: dict[str, type[Game]] = {}
 
 G = TypeVar("G", bound=type[Game])
@@ -580,26 +612,9 @@ def register(cls: G) -> G:
     return cls
 
 
-def registered() -> dict[str, type[Game]]:
-    """Every registered game by name (importing :mod:`kastkopp.games` registers them)."""
-    importlib.import_module("kastkopp.games")
+def games_registered() -> dict[str, type[Game]]:
+    """The games registered so far (every game, once :mod:`kastkopp.games` is imported)."""
     return dict(_REGISTRY)
-
-
-def load(name: str, preset: str | None = None, players: int | None = None,
-         **rules: Any) -> Game:
-    """A game by name, with a preset, a player count and house rules changed.
-
-    Rule values may be given as text (``lives="5"``) as the command line does.
-    """
-    games = registered()
-    if name not in games:
-        raise RuleError("unknown game '{name}' (games: {known})", name=name,
-                        known=", ".join(sorted(games)))
-    cls = games[name]
-    rules_obj = cls.rules_class.make(preset, **rules)
-    count = cls.default_players if players is None else players
-    return cls(rules=rules_obj, players=count, preset=preset)
 
 
 def game_from_json(data: dict[str, Any]) -> Game:
@@ -611,10 +626,9 @@ def game_from_json(data: dict[str, Any]) -> Game:
         preset = data.get("preset")
     except (KeyError, TypeError, ValueError) as exc:
         raise LogError(f"the log does not say which game it is ({exc})") from None
-    games = registered()
-    if name not in games:
+    if name not in _REGISTRY:
         raise LogError(f"unknown game '{name}' in the log")
-    cls = games[name]
+    cls = _REGISTRY[name]
     try:
         rules_obj = cls.rules_class(**rules)
     except TypeError as exc:

@@ -66,6 +66,7 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    Parts,
     RuleError,
     Rules,
     State,
@@ -689,6 +690,10 @@ class Knack(Game):
     max_players: ClassVar[int] = 8
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = KnackRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.knack",),
+        review=("kastkopp.strategy.knack_review",), sheet=("kastkopp.sheets.pots",),
+        about="about:knack")
     hidden_information: ClassVar[bool] = False
 
     def new_state(self) -> KnackState:

@@ -103,6 +103,7 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    Parts,
     RuleError,
     Rules,
     State,
@@ -961,6 +962,10 @@ class LiarsDice(Game):
     max_players: ClassVar[int] = 10
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = LiarsRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.liars_dice",),
+        review=("kastkopp.strategy.liars_dice_review",), sheet=("kastkopp.sheets.liars",),
+        about="about:liars_dice")
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:

@@ -60,6 +60,7 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    Parts,
     RuleError,
     Rules,
     State,
@@ -495,6 +496,10 @@ class Linka(Game):
     max_players: ClassVar[int] = 6
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = LinkaRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.linka",),
+        review=("kastkopp.strategy.linka_review",), sheet=("kastkopp.sheets.pots",),
+        about="about:linka")
 
     def new_state(self) -> LinkaState:
         n = self.players

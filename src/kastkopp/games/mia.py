@@ -57,6 +57,7 @@ from kastkopp.engine import (
     Game,
     IllegalAction,
     Outcome,
+    Parts,
     RuleError,
     Rules,
     State,
@@ -486,6 +487,10 @@ class Mia(Game):
     max_players: ClassVar[int] = 10
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = MiaRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.mia",),
+        review=("kastkopp.strategy.mia_review",), sheet=("kastkopp.sheets.slosch",),
+        about="about:mia")
 
     def new_state(self) -> MiaState:
         ledger = Ledger(self.players)

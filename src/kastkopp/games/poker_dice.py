@@ -82,6 +82,7 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    Parts,
     RuleError,
     Rules,
     State,
@@ -907,6 +908,10 @@ class PokerDice(Game):
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
     rules_class: ClassVar[type[Rules]] = PokerDiceRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.poker_dice",),
+        review=("kastkopp.strategy.poker_dice_review",), sheet=("kastkopp.sheets.poker_dice",),
+        about="about:poker_dice")
 
     def new_state(self) -> PokerDiceState:
         if self.rules.opener:

@@ -95,6 +95,7 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    Parts,
     RuleError,
     Rules,
     State,
@@ -812,6 +813,10 @@ class Yatzy(Game):
     default_players: ClassVar[int] = 2
     hidden_information: ClassVar[bool] = False
     rules_class: ClassVar[type[Rules]] = YatzyRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.yatzy", "kastkopp.strategy.yatzy_optimal"),
+        review=("kastkopp.strategy.yatzy_review",), sheet=("kastkopp.sheets.yatzy",),
+        about="about:yatzy")
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:

@@ -47,7 +47,8 @@ from typing import Any
 
 import numpy as np
 
-from kastkopp.engine import Action, Game, KastkoppError, RuleError, State, load, registered
+from kastkopp.engine import Action, Game, KastkoppError, RuleError, State
+from kastkopp.games import load, registered
 from kastkopp.interop.encoding import DEFAULT_SIZE, ViewEncoder, canonical
 
 try:

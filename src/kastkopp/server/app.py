@@ -35,7 +35,8 @@ from sqlalchemy import select
 from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
-from kastkopp.engine import IllegalAction, KastkoppError, Message, registered
+from kastkopp.engine import IllegalAction, KastkoppError, Message
+from kastkopp.games import registered
 from kastkopp.locale.messages import translate
 from kastkopp.server import accounts, hints, origin, pages, review, stats, wire
 from kastkopp.server.bodies import StrictJson

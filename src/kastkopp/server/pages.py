@@ -37,8 +37,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 from starlette.requests import HTTPConnection
 
-from kastkopp.engine import registered
-from kastkopp.games import load
+from kastkopp.games import load, registered
 from kastkopp.server import accounts, chat, hints, replays, sheets_api, stats
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
@@ -221,9 +220,6 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("A seed is 1 to 64 letters, digits or punctuation marks"),
       N_("Revealed server seed"), N_("its SHA-256 is the commitment")]
 
-# A few lines for players on each game's page, in the page's language.
-ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
-         N_("about:poker_dice"), N_("about:yatzy")]
 
 
 def ui_strings(lang: str) -> dict[str, str]:
@@ -238,7 +234,8 @@ def game_info(lang: str) -> list[dict[str, Any]]:
                          for p in cls.rules_class.PRESETS},
              "rules": [s.to_json() for s in cls.rules_class.specs()],
              "bots": {b: bot_help(name, b) for b in bot_names(name)},
-             "about": gettext(lang, f"about:{name}"),
+             # a few lines for players, named by the game (its Parts)
+             "about": gettext(lang, cls.parts.about) if cls.parts.about else "",
              "advice": has_advice(name)}
             for name, cls in sorted(registered().items())]
 

@@ -26,8 +26,6 @@ True
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -173,9 +171,7 @@ def register_grader(game: str) -> Callable[[GraderFactory], GraderFactory]:
 
 
 def grader_for(game: Game) -> Grader:
-    module = f"kastkopp.strategy.{game.name}_review"
-    if game.name.isidentifier() and importlib.util.find_spec(module) is not None:
-        importlib.import_module(module)
+    game.parts.load("review")
     if game.name not in _GRADERS:
         raise ReviewError("kastkopp cannot review {game} yet", game=game.title)
     return _GRADERS[game.name](game)

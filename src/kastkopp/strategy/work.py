@@ -74,11 +74,10 @@ def register_warm_up(source: Callable[[], list[Work]]) -> Callable[[], list[Work
 
 def warm_up_works() -> list[Work]:
     """Every game's start-up work (each game's strategy module is imported first)."""
-    from kastkopp.engine import registered
-    from kastkopp.strategy import _load_bots
+    from kastkopp.games import load_part, registered
 
     for name in registered():
-        _load_bots(name)
+        load_part(name, "strategy")
     return [work for source in _WARM_UPS for work in source()]
 
 
