@@ -175,7 +175,7 @@ def test_pyspiel_cfr_and_kastkopps_solver_agree_on_one_die_liars_dice():
     # enough to solve both ways here; the tests below run OpenSpiel's CFR on kastkopp's own
     # game, and benchmarks/crosscheck_cfr.py on its six-faced one
     equilibrium = pytest.importorskip("kastkopp.strategy.liars_equilibrium")
-    from kastkopp.games.liars_bidding import Bidding
+    from kastkopp.strategy.liars_bidding import Bidding
 
     ours = equilibrium.solve(Bidding.openspiel(dice=1, faces=3), target=1e-4)
     game = pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 3})
@@ -202,8 +202,8 @@ def cfr_plus_value(game, iterations: int = 200) -> tuple[float, float]:
 
 def kastkopp_solution(faces: int):
     equilibrium = pytest.importorskip("kastkopp.strategy.liars_equilibrium")
-    from kastkopp.games.liars_bidding import Bidding
     from kastkopp.games.liars_dice import LiarsRules
+    from kastkopp.strategy.liars_bidding import Bidding
 
     return equilibrium.solve(Bidding.from_rules(LiarsRules.make("lognare", dice=1,
                                                                 faces=faces)), target=1e-4)

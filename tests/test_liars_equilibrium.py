@@ -13,10 +13,10 @@ from kastkopp.cli import app
 from kastkopp.dice import SeededDice
 from kastkopp.engine import RuleError, Table, play_out
 from kastkopp.games import load
-from kastkopp.games.liars_bidding import Bidding
 from kastkopp.games.liars_dice import LiarsRules, ordered_bids
 from kastkopp.strategy import make_bot
 from kastkopp.strategy.cfr import Solver
+from kastkopp.strategy.liars_bidding import Bidding
 from kastkopp.strategy.liars_equilibrium import _tree, equilibrium_for, solve
 
 runner = CliRunner()

@@ -27,13 +27,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "kastkopp"
 LOCALE = SRC / "locale"
 # The sources the catalog script reads (babel-errors.cfg) and the keywords it extracts.
-SOURCES = [SRC / "engine.py", SRC / "stakes.py", SRC / "cli.py", SRC / "cli_support.py",
+SOURCES = [SRC / "engine.py", SRC / "cli.py", SRC / "cli_support.py",
            SRC / "sheets" / "cli.py",
            *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
                                                  "hints.py", "origin.py", "bodies.py",
                                                  "series.py", "review.py")),
-           SRC / "strategy" / "review.py", SRC / "strategy" / "yatzy_review.py"]
+           SRC / "strategy" / "review.py", SRC / "strategy" / "yatzy_review.py",
+           SRC / "strategy" / "odds.py", *sorted((SRC / "strategy").glob("*_odds.py"))]
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
           "NotAuthenticated", "ChatError", "HintError", "ReviewError")
 KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from kastkopp.engine import IllegalAction, RuleError
 from kastkopp.games import load
-from kastkopp.stakes import Ledger, PotRules
+from kastkopp.games.stakes import Ledger, PotRules
 
 
 def betting(players=2, ante=5, stacks=None) -> Ledger:

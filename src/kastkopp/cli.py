@@ -51,6 +51,7 @@ from kastkopp.locale import minus
 from kastkopp.sheets.cli import sheet_app
 from kastkopp.strategy import bot_help, bot_names, make_bot
 from kastkopp.strategy.cli import register as register_solvers
+from kastkopp.strategy.odds import odds_for
 
 # Plain help (no rich panels): it starts faster and shows no Python type labels; options
 # name what they take with their own metavars.
@@ -697,7 +698,7 @@ def odds_command(
     house = {spec.name for spec in cls.rules_class.specs()} if cls is not None else set()
     rules = {**{k: v for k, v in known.items() if k in house}, **parse_rules(rule)}
     game = load(game_name, preset=preset, players=players, **rules)
-    rows = game.odds(**{k: v for k, v in known.items() if k not in house})
+    rows = odds_for(game, **{k: v for k, v in known.items() if k not in house})
     if as_json:
         console.print_json(json.dumps(rows, ensure_ascii=False))
         return

@@ -474,10 +474,6 @@ class Game(ABC):
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         """A view as text for the terminal."""
 
-    def odds(self, **params: str) -> list[dict[str, Any]]:
-        """Rows of odds a player can ask for (``kastkopp odds GAME k=v ...``)."""
-        raise RuleError("there are no odds tables for {game}", game=self.title or self.name)
-
     def opened_by(self, seat: int) -> Game | None:
         """This game with ``seat`` opening it, for a game whose rules say who opens
         (Poker Menteur); ``None``: the seating decides who opens."""

@@ -58,7 +58,6 @@ from kastkopp.engine import (
     IllegalAction,
     Outcome,
     Parts,
-    RuleError,
     Rules,
     State,
     ranking_by,
@@ -66,8 +65,8 @@ from kastkopp.engine import (
     rule,
     winner_takes_all,
 )
+from kastkopp.games.stakes import Ledger
 from kastkopp.locale import marked, minus, spoken
-from kastkopp.stakes import Ledger
 
 # --------------------------------------------------------------------------- values
 
@@ -488,7 +487,7 @@ class Mia(Game):
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = MiaRules
     parts: ClassVar[Parts] = Parts(
-        strategy=("kastkopp.strategy.mia",),
+        strategy=("kastkopp.strategy.mia", "kastkopp.strategy.mia_odds"),
         review=("kastkopp.strategy.mia_review",), sheet=("kastkopp.sheets.slosch",),
         about="about:mia")
 
@@ -505,13 +504,6 @@ class Mia(Game):
 
     def all_actions(self) -> list[Action]:
         return [*(Announce(v) for v in self.rules.values), Roll(), Call(), Pass()]
-
-    def odds(self, **params: str) -> list[dict[str, Any]]:
-        """For every value, worst first, the chance that one fresh roll beats it."""
-        if params:
-            raise RuleError("the Slosch odds table needs nothing given")
-        return [{"value": str(v), "beaten": float(self.rules.beaten(v))}
-                for v in self.rules.values]
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         lang = view.get("lang")

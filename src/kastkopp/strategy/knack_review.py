@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from kastkopp.engine import Game
-from kastkopp.games.knack import equities
 from kastkopp.strategy.betting_review import bet_moment
+from kastkopp.strategy.knack_odds import equities
 from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_grader
 
 

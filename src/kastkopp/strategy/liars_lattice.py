@@ -31,8 +31,8 @@ import numpy as np
 
 from kastkopp.dice import multisets
 from kastkopp.engine import RuleError
-from kastkopp.games.liars_bidding import Bidding
 from kastkopp.strategy.cfr import Iterating
+from kastkopp.strategy.liars_bidding import Bidding
 
 CALL = "dudo"
 NO_BID = -1

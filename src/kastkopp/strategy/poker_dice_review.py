@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from kastkopp.engine import Game
-from kastkopp.games.poker_dice import Hand, PokerDiceRules, Reroll, hands, parse_hand, reroll_table
+from kastkopp.games.poker_dice import Hand, PokerDiceRules, Reroll, hands, parse_hand
+from kastkopp.strategy.poker_dice_odds import reroll_table
 from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_grader
 
 
