@@ -9,8 +9,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 from kastkopp.dice import Faces, multisets
-from kastkopp.engine import Game, RuleError
-from kastkopp.games.knack import DOUBLE_KNOCK_SUM, pair, triple
+from kastkopp.engine import RuleError
+from kastkopp.games.knack import DOUBLE_KNOCK_SUM, Knack, pair, triple
 from kastkopp.strategy.odds import exact_row, register_odds
 
 
@@ -119,7 +119,7 @@ def double_knock_chance() -> Fraction:
 
 
 @register_odds("knack")
-def odds(game: Game, **params: str) -> list[dict[str, Any]]:
+def odds(game: Knack, **params: str) -> list[dict[str, Any]]:
     """The chance of three of a kind from each position, and of a double knock.
 
     >>> from kastkopp.games import load

@@ -258,8 +258,8 @@ class LatticeSolver(Iterating):
         self.iterations = 0
         self.variant = "cfr+"
         width = max(lattice.hands)
-        self.regrets = np.zeros((lattice.edges, width), dtype=dtype)
-        self.average = np.zeros((lattice.edges, width), dtype=dtype)
+        self.regrets: np.ndarray = np.zeros((lattice.edges, width), dtype=dtype)
+        self.average: np.ndarray = np.zeros((lattice.edges, width), dtype=dtype)
         depth = len(lattice.need) + 2
         self._sig = np.zeros((depth, len(lattice.need) + 1, width))
         self._cv = np.zeros((depth, len(lattice.need) + 1, width))

@@ -10,8 +10,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from kastkopp.engine import Game, RuleError
-from kastkopp.games.liars_dice import HANDS, Bid, Hand, LiarsRules, count_matches
+from kastkopp.engine import RuleError
+from kastkopp.games.liars_dice import HANDS, Bid, Hand, LiarsDice, LiarsRules, count_matches
 from kastkopp.strategy.odds import register_odds
 
 
@@ -76,7 +76,7 @@ def hand_chance(hand: Hand, own: Sequence[int], unseen: int) -> float:
 
 
 @register_odds("liars_dice")
-def odds(game: Game, **params: str) -> list[dict[str, Any]]:
+def odds(game: LiarsDice, **params: str) -> list[dict[str, Any]]:
     """The chance of every bid over ``unseen`` hidden dice given the dice you hold.
 
     ``kastkopp odds liars_dice unseen=10 have=2 face=5`` lists, for each count, the chance

@@ -1,5 +1,4 @@
-"""Linka's odds: the chance of each hand from the linka dice, the open die given or not.
-"""
+"""Linka's odds: the chance of each hand from the linka dice, the open die given or not."""
 
 from __future__ import annotations
 
@@ -7,8 +6,8 @@ from fractions import Fraction
 from typing import Any
 
 from kastkopp.dice import Faces
-from kastkopp.engine import Game, RuleError
-from kastkopp.games.linka import HAND_KEYS, HAND_NAMES, hand, read_die
+from kastkopp.engine import RuleError
+from kastkopp.games.linka import HAND_KEYS, HAND_NAMES, Linka, hand, read_die
 from kastkopp.strategy.odds import register_odds
 
 
@@ -24,7 +23,7 @@ def hand_chances(linka: Faces, open_die: int | None = None) -> dict[int, Fractio
 
 
 @register_odds("linka")
-def odds(game: Game, **params: str) -> list[dict[str, Any]]:
+def odds(game: Linka, **params: str) -> list[dict[str, Any]]:
     """The chance of each hand: ``linka=6,3`` (and ``open=2``), or for every linka roll.
 
     >>> from kastkopp.games import load

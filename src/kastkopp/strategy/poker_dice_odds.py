@@ -10,11 +10,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from kastkopp.dice import Faces, multisets
-from kastkopp.engine import Game, RuleError
+from kastkopp.engine import RuleError
 from kastkopp.games.poker_dice import (
     POKER,
     Hand,
     HandClass,
+    PokerDice,
     faces_text,
     hand_strengths,
     parse_faces,
@@ -119,7 +120,7 @@ def reroll_table() -> RerollTable:
 
 
 @register_odds("poker_dice")
-def odds(game: Game, **params: str) -> list[dict[str, Any]]:
+def odds(game: PokerDice, **params: str) -> list[dict[str, Any]]:
     """Odds from the rules, in three forms:
 
     - no parameters: each class of hand, the chance in one throw (exactly, at least);

@@ -1,12 +1,11 @@
-"""Yatzy's odds: for every row, the chance to make it in one throw and within the turn.
-"""
+"""Yatzy's odds: for every row, the chance to make it in one throw and within the turn."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kastkopp.engine import Game, RuleError
-from kastkopp.games.yatzy import Throws, YatzyRules, _points, label, made
+from kastkopp.engine import RuleError
+from kastkopp.games.yatzy import Throws, Yatzy, YatzyRules, _points, label, made
 from kastkopp.strategy.odds import register_odds
 
 
@@ -35,7 +34,7 @@ def row_odds(row: str, rules: YatzyRules) -> dict[str, Any]:
 
 
 @register_odds("yatzy")
-def odds(game: Game, **params: str) -> list[dict[str, Any]]:
+def odds(game: Yatzy, **params: str) -> list[dict[str, Any]]:
     """For every row: the chance to make it in one throw and within the turn playing
     for it alone, and its best expected score so (upper rows: three of the face)."""
     if params:
