@@ -343,11 +343,14 @@ class Outcome:
     ``ranking`` lists groups of seats, best first (a group of several is a true tie).
     ``scores`` are the game's own numbers per seat (lives, points, dice left).
     ``payoffs`` are what each seat won or lost (money in pot games, else a zero-sum share).
+    ``reason`` says how it ended: ``"played"`` to the end under the rules, or ``"forfeit"``
+    (a seat lost by its time running out).
     """
 
     ranking: tuple[tuple[int, ...], ...]
     scores: tuple[float, ...]
     payoffs: tuple[float, ...]
+    reason: str = "played"
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -364,7 +367,7 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         return {"ranking": [list(g) for g in self.ranking], "scores": list(self.scores),
-                "payoffs": list(self.payoffs)}
+                "payoffs": list(self.payoffs), "reason": self.reason}
 
 
 def ranking_by(keys: Sequence[Any]) -> tuple[tuple[int, ...], ...]:
@@ -383,10 +386,10 @@ def forfeit_outcome(players: int, seat: int) -> Outcome:
     """A game lost by one seat's forfeit: the others share first place and its loss."""
     others = tuple(s for s in range(players) if s != seat)
     if not others:
-        return Outcome(ranking=((seat,),), scores=(0.0,), payoffs=(0.0,))
+        return Outcome(ranking=((seat,),), scores=(0.0,), payoffs=(0.0,), reason="forfeit")
     return Outcome(ranking=(others, (seat,)), scores=(0.0,) * players,
                    payoffs=tuple(-1.0 if s == seat else 1.0 / len(others)
-                                 for s in range(players)))
+                                 for s in range(players)), reason="forfeit")
 
 
 def winner_takes_all(players: int, winner: int) -> tuple[float, ...]:
@@ -398,6 +401,18 @@ def winner_takes_all(players: int, winner: int) -> tuple[float, ...]:
 
 
 S = TypeVar("S", bound="State")
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What a game under its rules can never exceed, for adapters that declare it before
+    play (OpenSpiel): the range of any seat's payoff. ``None``: the rules set no such bound
+    (pot games' stakes, points against the average)."""
+
+    utility: tuple[float, float] | None = None
+
+
+ZERO_SUM_SHARE = Bounds(utility=(-1.0, 1.0))  # winner_takes_all and its ties
 
 
 @dataclass(frozen=True)
@@ -473,6 +488,10 @@ class Game(ABC):
     @abstractmethod
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         """A view as text for the terminal."""
+
+    def bounds(self) -> Bounds:
+        """The static bounds of this game under its rules (none known by default)."""
+        return Bounds()
 
     def opened_by(self, seat: int) -> Game | None:
         """This game with ``seat`` opening it, for a game whose rules say who opens

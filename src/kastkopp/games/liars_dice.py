@@ -96,7 +96,9 @@ from typing import Any, ClassVar
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
+    ZERO_SUM_SHARE,
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
@@ -919,6 +921,9 @@ class LiarsDice(Game):
 
     def max_dice(self) -> int:
         return self.rules.dice if self.rules.hand == "single" else self.rules.dice * self.players
+
+    def bounds(self) -> Bounds:
+        return ZERO_SUM_SHARE  # one winner takes all
 
     def parse_action(self, text: str) -> Action:
         """Read ``bid 4x5`` (or ``4x5``, ``bid 4 5``), ``dudo``, ``calza``; in poker-hand games

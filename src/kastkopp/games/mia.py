@@ -52,7 +52,9 @@ from typing import Any, ClassVar
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
+    ZERO_SUM_SHARE,
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
@@ -498,6 +500,12 @@ class Mia(Game):
         n = self.players
         return MiaState(game=self, lives=(self.rules.lives,) * n, losses=(0,) * n,
                         ledger=ledger, out_round=(None,) * n)
+
+    def bounds(self) -> Bounds:
+        # played for lives alone, one winner takes all; points and stakes have no fixed range
+        if self.rules.scoring == "points" or self.rules.stake:
+            return Bounds()
+        return ZERO_SUM_SHARE
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

@@ -75,7 +75,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
+    ZERO_SUM_SHARE,
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
@@ -920,6 +922,9 @@ class PokerDice(Game):
     def opened_by(self, seat: int) -> PokerDice:
         """This game with ``seat`` calling first (no die rolled for it)."""
         return replace(self, rules=replace(self.rules, opener=seat + 1))
+
+    def bounds(self) -> Bounds:
+        return ZERO_SUM_SHARE  # one winner takes all
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules.dice)

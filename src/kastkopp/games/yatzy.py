@@ -89,7 +89,9 @@ from typing import Any, ClassVar, Literal
 
 from kastkopp.dice import Faces, multisets
 from kastkopp.engine import (
+    ZERO_SUM_SHARE,
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
@@ -829,6 +831,10 @@ class Yatzy(Game):
         n = self.players
         return YatzyState(game=self, sheets=((None,) * len(self.rules.rows),) * n,
                           extras=(0,) * n, saved=(0,) * n)
+
+    def bounds(self) -> Bounds:
+        # the winners share +1, the others -1; against the average there is no fixed range
+        return ZERO_SUM_SHARE if self.rules.result != "average" else Bounds()
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules)
