@@ -22,6 +22,9 @@ from kastkopp.strategy.liars_bidding import Bidding
 from kastkopp.strategy.liars_dice import StrongLiarsBot
 from kastkopp.strategy.liars_equilibrium import _tree, equilibrium_for, solve
 
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 
 

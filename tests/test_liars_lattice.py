@@ -17,6 +17,9 @@ from kastkopp.strategy.liars_bidding import Bidding
 from kastkopp.strategy.liars_equilibrium import _tree, solve
 from kastkopp.strategy.liars_lattice import Lattice, LatticeSolver
 
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
+
 
 def test_the_walk_matches_openspiels_cfr_plus_iterate():
     """OpenSpiel's CFRPlusSolver on liars_dice(numdice=1): 0.0049082812340596 after 100

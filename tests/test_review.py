@@ -22,6 +22,9 @@ from kastkopp.strategy.mia_review import TOLERANCE, EquilibriumMiaPlayer
 from kastkopp.strategy.review import ReviewError, review, steps_of
 from kastkopp.strategy.yatzy_solver import cache_dir, cache_key
 
+# slow: grades whole games against solved strategies
+pytestmark = pytest.mark.slow
+
 # Every rule set the Yatzy solver handles (five dice, a fixed number of throws).
 YATZY_PRESETS = ["yatzy", "yahtzee", "tarningspoker", "terningspoker"]
 

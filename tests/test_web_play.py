@@ -23,6 +23,9 @@ from typing import Any
 import httpx
 import pytest
 
+# slow: every test drives a real browser (Chromium)
+pytestmark = pytest.mark.slow
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]

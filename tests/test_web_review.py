@@ -12,6 +12,9 @@ import pytest
 
 from test_web_play import ARTIFACTS, TIMEOUT, browser, server
 
+# slow: every test drives a real browser (Chromium)
+pytestmark = pytest.mark.slow
+
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
 
 HEADINGS = {"sv": "Granskning", "da": "Gennemgang", "en": "Review"}

@@ -15,6 +15,9 @@ from kastkopp.engine import IllegalAction, RuleError
 from kastkopp.games.yatzy import FACE, YatzyRules, playable_rows, score, sub_multisets
 from kastkopp.strategy.yatzy_solver import DICE, ROLLS, Sheet, _states, _turn, solve
 
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def no_bonus_yahtzee(tmp_path_factory):

@@ -20,6 +20,9 @@ from kastkopp.strategy import yatzy_optimal
 from kastkopp.strategy.work import LRU
 from kastkopp.strategy.yatzy_solver import cache_path, solve
 
+# slow: solves Tärningspoker once, then prepares it in a worker process
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="session")
 def solved_tarningspoker() -> Path:
