@@ -40,7 +40,7 @@ export function ranking(frame) {
     h("td", {}, group.map((s) => frame.outcome.scores[s]).join(" = "))));
   return h("table", {class: "ranking", id: "ranking"},
     h("caption", {}, t("Game over")),
-    h("thead", {}, h("tr", {}, h("th", {}, t("Place")), h("th", {}, t("Winner")),
+    h("thead", {}, h("tr", {}, h("th", {}, t("Place")), h("th", {}, t("Player")),
       h("th", {}, t("Points")))), h("tbody", {}, ...rows));
 }
 
