@@ -39,6 +39,7 @@ from starlette.requests import HTTPConnection
 
 from kastkopp.engine import registered
 from kastkopp.games import load
+from kastkopp.locale import spoken
 from kastkopp.server import accounts, chat, hints, replays, sheets_api, stats
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
@@ -91,7 +92,14 @@ def environment(lang: str) -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(), extensions=["jinja2.ext.i18n"])
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    # a game's title or a rule's help, marked in the games and translated in their catalogs
+    env.filters["said"] = lambda text: said(lang, text)
     return env
+
+
+def said(lang: str, text: str) -> str:
+    """A text marked in the games (a title, a rule's help) in ``lang``; "" stays ""."""
+    return spoken(lang, text) if text else text
 
 
 def gettext(lang: str, message: str) -> str:
@@ -245,7 +253,8 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("{name} takes the cup or calls liar on {bid}"), N_("{name} throws all five again"),
       N_("{name} was right and keeps what they have"), N_("{name} wins the game"),
       N_("{name} wins {what} back"), N_("{n} dice"), N_("{n} dice on the table"),
-      N_("{n} dice under the cup"), N_("{n} lives"), N_("{n} points"), N_("{n} × {face}")]
+      N_("{n} dice under the cup"), N_("{n} lives"), N_("{n} points"), N_("{n} × {face}"),
+      N_("{name} scored {n} in {row}")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
@@ -253,16 +262,28 @@ ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about
 
 
 def ui_strings(lang: str) -> dict[str, str]:
-    return {text: gettext(lang, text) for text in UI}
+    return {**{text: gettext(lang, text) for text in UI}, **yatzy_rows(lang)}
+
+
+@cache
+def yatzy_rows(lang: str) -> dict[str, str]:
+    """Each Yatzy-family sheet's rows as its players name them in ``lang``
+    (``row:maxi:yatzy`` → ``Maxi Yatzy``): the game's own labels, for the page's sheets."""
+    from kastkopp.games import yatzy
+
+    sums = ("upper", "bonus", "extra", "total", "average", "result")
+    return {f"row:{sheet}:{row}": yatzy.label(row, lang, sheet)
+            for sheet in yatzy.TITLES for row in (*yatzy.ALL_ROWS, *sums)}
 
 
 def game_info(lang: str) -> list[dict[str, Any]]:
-    return [{"name": name, "title": cls.title, "summary": cls.summary,
+    return [{"name": name, "title": said(lang, cls.title), "summary": said(lang, cls.summary),
              "players": [cls.min_players, cls.max_players],
              "default_players": cls.default_players,
-             "presets": {p: cls.rules_class.PRESET_HELP.get(p, "")
+             "presets": {p: said(lang, cls.rules_class.PRESET_HELP.get(p, ""))
                          for p in cls.rules_class.PRESETS},
-             "rules": [s.to_json() for s in cls.rules_class.specs()],
+             "rules": [{**s.to_json(), "help": said(lang, s.help)}
+                       for s in cls.rules_class.specs()],
              "bots": {b: bot_help(name, b) for b in bot_names(name)},
              "about": gettext(lang, f"about:{name}"),
              "advice": has_advice(name)}
