@@ -122,7 +122,11 @@ function keepControls(frame, send) {
   const own = frame.view.your_dice ?? [];
   if (keeping.seq !== frame.seq) keeping = {seq: frame.seq, picked: []};
   const kept = own.filter((_, i) => keeping.picked.includes(i)).sort((a, b) => a - b);
-  const action = kept.length ? `keep ${kept.join(" ")}` : "keep none";
+  // the legal keep of these faces, however the game orders them
+  const same = (a) => a.slice(5).split(" ").map(Number).sort((x, y) => x - y).join(" ")
+    === kept.join(" ");
+  const action = kept.length ? frame.legal.find((a) => a.startsWith("keep ") && same(a))
+    ?? `keep ${kept.join(" ")}` : "keep none";
   return [h("span", {class: "dice own-dice", "aria-label": t("Your dice")}, ...own.map((f, i) => {
     const on = keeping.picked.includes(i);
     return h("button", {type: "button", class: `die-button${on ? " kept" : ""}`, "data-index": i,
@@ -161,18 +165,20 @@ export function render(frame, {send, mine}) {
     ? cup(v.your_dice, `${v.round}:${JSON.stringify(v.your_dice)}`) : null;
   const parts = [
     h("p", {class: "round"}, t("Round {n}", {n: v.round}), rules.length ? ` · ${rules.join(" · ")}` : "",
-      v.hand !== "single" ? ` · ${t("{n} dice on the table", {n: v.total_dice})}` : ""),
+      v.hand !== "single" && v.total_dice > 1
+        ? ` · ${t("{n} dice on the table", {n: v.total_dice})}` : ""),
     h("p", {class: "claim", id: "claim"}, `${t("Bid")}: `,
       v.bid ? h("strong", {}, bidName(`bid ${v.bid}`)) : t("nobody yet"),
       v.bid && v.bidder !== null ? ` (${seatName(frame, v.bidder)})` : ""),
     prompt(status(frame)),
+    v.last_round && !v.history.length ? reveal(frame, v.last_round) : null,
     v.open_dice?.length ? h("p", {class: "opening"}, `${t("Open on the table")}: `, dice(v.open_dice)) : null,
     h("ul", {class: "players", "aria-label": t("Players")},
       ...frame.seats.map((_, s) => (v.shown.includes(s) ? playerLine(frame, s) : null))),
     mine ? null : ownCup,
     v.history.length ? h("ol", {class: "moves", "aria-label": t("This round")},
       ...v.history.map((e) => h("li", {}, said(frame, e.seat, e.action)))) : null,
-    v.last_round ? reveal(frame, v.last_round) : null,
+    v.last_round && v.history.length ? reveal(frame, v.last_round) : null,
     ranking(frame),
   ];
   return {board: h("div", {class: "liars"}, ...parts), controls: mine ? controls(frame, send) : null,

@@ -103,7 +103,8 @@ function playerLine(frame, s) {
   const v = frame.view;
   const standing = v.points ? `${t("Points")} ${v.points[s]}`
     : v.alive[s] ? `${t("Lives")} ${"♥".repeat(v.lives[s])}` : t("out");
-  const money = v.pot || v.balances.some((b) => b !== 0)
+  // the stakes are paid in at the start: a balance tells something once the pot is won
+  const money = v.outcome && v.balances.some((b) => b !== 0)
     ? ` · ${t("Balance")} ${signed(v.balances[s])}` : "";
   return h("li", {class: ["player", s === frame.to_move ? "to-move" : "",
     v.alive[s] ? "" : "out", s === frame.seat ? "me" : ""].join(" ").trim(), "data-seat": s},
@@ -144,6 +145,12 @@ function controls(frame, send) {
 export function render(frame, {send, mine}) {
   const v = frame.view;
   const last = v.last_round;
+  // a round just ended is told first; once the next is under way, after its moves
+  const told = last ? h("section", {class: "reveal", id: "last-round", "aria-label": t("Last round")},
+    h("h2", {}, t("Round {n}", {n: last.round})),
+    last.dice ? h("p", {class: "lifted"}, `${t("The cup")}: `, dice([...String(last.dice)])) : null,
+    ...roundLines(frame, last).map((line) => h("p", {}, line))) : null;
+  const fresh = !v.history.length;
   const parts = [
     h("p", {class: "round"}, t("Round {n}", {n: v.round}),
       v.pot ? h("strong", {id: "pot"}, ` · ${t("Pot")}: ${v.pot}`) : ""),
@@ -151,6 +158,7 @@ export function render(frame, {send, mine}) {
       v.claim ? h("strong", {}, valueName(v.claim)) : t("nobody yet"),
       v.responsible !== null && v.claim ? ` (${seatName(frame, v.responsible)})` : ""),
     prompt(status(frame)),
+    fresh ? told : null,
     h("ul", {class: "players", "aria-label": t("Players")},
       ...frame.seats.map((_, s) => playerLine(frame, s))),
     // your dice stay on the board while another seat moves; on your turn they are docked
@@ -158,12 +166,7 @@ export function render(frame, {send, mine}) {
     v.history.length ? h("ol", {class: "moves", "aria-label": t("This round")},
       ...v.history.map((e) => h("li", {}, said(frame, e.seat, e.action)))) : null,
   ];
-  if (last) {
-    parts.push(h("section", {class: "reveal", id: "last-round", "aria-label": t("Last round")},
-      h("h2", {}, t("Round {n}", {n: last.round})),
-      last.dice ? h("p", {class: "lifted"}, `${t("The cup")}: `, dice([...String(last.dice)])) : null,
-      ...roundLines(frame, last).map((line) => h("p", {}, line))));
-  }
+  if (!fresh) parts.push(told);
   parts.push(ranking(frame));
   return {board: h("div", {class: "mia"}, ...parts), controls: mine ? controls(frame, send) : null,
     dock: true};
