@@ -8,6 +8,7 @@ and so does the end. On the Swedish and Danish pages no word of the table, the t
 the narration is an English word of the catalogs. In Slosch and liar's dice the page and
 the WebSocket frames never hold another seat's dice before the cups are lifted; in Linka and
 Poker Menteur the checks of ``test_web_tables`` run against each game's full log.
+At the end, Play again opens a new table of the same game, preset, rules and bots.
 Screenshots go to ``test-artifacts/``.
 
 Games are shortened by their own house rules where one sets the start (one life, one die,
@@ -20,6 +21,7 @@ import random
 import re
 from typing import Any
 
+import httpx
 import pytest
 
 from kastkopp.engine import registered
@@ -275,5 +277,14 @@ def test_every_game_and_preset_played_whole_by_a_person_against_bots(
         cups_hidden_in_frames(person)
     if game in ("linka", "poker_dice"):
         check_hidden(person, game, table, server, drawn)
+    # Play again: a new table of the same game, preset, rules and bots, the person seated
+    page.click("#play-again")
+    page.wait_for_url(lambda url: "/play/" in url and not url.endswith(table))
+    again = httpx.get(f"{server}/api/tables/{page.url.rsplit('/', 1)[1]}").json()
+    before = httpx.get(f"{server}/api/tables/{table}").json()
+    assert (again["game"], again["preset"], again["players"], again["rules"]) == \
+        (game, preset, players, before["rules"])
+    assert [s["bot"] for s in again["seats"][1:]] == ["random"] * (players - 1)
+    assert again["status"] == "open" and again["seats"][0]["name"] == page.inner_text("#me-name")
     assert not person.errors
     page.context.close()

@@ -36,8 +36,9 @@ export function ranking(frame) {
   if (!frame.outcome) return null;
   const rows = frame.outcome.ranking.map((group, place) => h("tr", {},
     h("td", {}, String(place + 1)),
-    h("td", {}, group.map((s) => seatName(frame, s)).join(" = ")),
-    h("td", {}, group.map((s) => frame.outcome.scores[s]).join(" = "))));
+    h("td", {}, group.map((s) => seatName(frame, s)).join(", ")),
+    // a shared place has one score (its seats tie on it)
+    h("td", {}, [...new Set(group.map((s) => frame.outcome.scores[s]))].join(" / "))));
   return h("table", {class: "ranking", id: "ranking"},
     h("caption", {}, t("Game over")),
     h("thead", {}, h("tr", {}, h("th", {}, t("Place")), h("th", {}, t("Player")),

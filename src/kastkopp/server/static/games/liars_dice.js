@@ -167,7 +167,7 @@ export function render(frame, {send, mine}) {
     h("p", {class: "round"}, t("Round {n}", {n: v.round}), rules.length ? ` · ${rules.join(" · ")}` : "",
       v.hand !== "single" && v.total_dice > 1
         ? ` · ${t("{n} dice on the table", {n: v.total_dice})}` : ""),
-    h("p", {class: "claim", id: "claim"}, `${t("Bid")}: `,
+    v.outcome ? null : h("p", {class: "claim", id: "claim"}, `${t("Bid")}: `,
       v.bid ? h("strong", {}, bidName(`bid ${v.bid}`)) : t("nobody yet"),
       v.bid && v.bidder !== null ? ` (${seatName(frame, v.bidder)})` : ""),
     prompt(status(frame)),

@@ -154,7 +154,7 @@ export function render(frame, {send, mine}) {
   const parts = [
     h("p", {class: "round"}, t("Round {n}", {n: v.round}),
       v.pot ? h("strong", {id: "pot"}, ` · ${t("Pot")}: ${v.pot}`) : ""),
-    h("p", {class: "claim", id: "claim"}, `${t("Claim")}: `,
+    v.outcome ? null : h("p", {class: "claim", id: "claim"}, `${t("Claim")}: `,
       v.claim ? h("strong", {}, valueName(v.claim)) : t("nobody yet"),
       v.responsible !== null && v.claim ? ` (${seatName(frame, v.responsible)})` : ""),
     prompt(status(frame)),

@@ -95,7 +95,7 @@ export function render(frame, {send, mine}) {
   const key = `${frame.seq}`;
   if (key !== keptFor) { keep = new Set(); keptFor = key; }
   const board = h("div", {class: "yatzy"},
-    h("p", {class: "round"}, `${t("Round {n}", {n: v.round})} / ${v.rounds}`,
+    h("p", {class: "round"}, h("strong", {}, v.title), ` · ${t("Round {n}", {n: v.round})} / ${v.rounds}`,
       v.throw ? ` · ${t("Throw {n} of {m}", {n: v.throw, m: v.throws})}` : "",
       frame.to_move !== null && frame.to_move !== undefined && frame.status !== "over"
         ? ` · ${seatName(frame, frame.to_move)}` : ""),
