@@ -96,11 +96,17 @@ def check_turn(person: Person, game: str, view: dict[str, Any], size: tuple[int,
     assert all(role == "img" and label and not label.isdigit() for role, label in labels)
 
 
+# Names of games and calls, the same in every language (Linka, Poker, Palifico …).
+NAMES = {"linka", "poker", "yatzy", "maxi", "yahtzee", "slosch", "mia", "knack", "perudo",
+         "dudo", "menteur", "palifico"}
+
+
 def english_on_page(page: Any, english: set[str]) -> set[str]:
-    """English words of the catalogs in the title, the table, the toolbar and the narration."""
+    """English words of the catalogs in the title, the table, the toolbar and the narration
+    (the games' names aside)."""
     text = page.evaluate("['main h1', '#status', '#board', '#controls', '#talk']"
                          ".map(s => document.querySelector(s)?.innerText ?? '').join(' ')")
-    return {w.lower() for w in re.findall(r"[^\W\d_]{3,}", text)} & english
+    return {w.lower() for w in re.findall(r"[^\W\d_]{3,}", text)} & english - NAMES
 
 
 def only_own_dice_drawn(person: Person, view: dict[str, Any]) -> None:
@@ -168,7 +174,8 @@ def move_yatzy(page: Any, rng: random.Random) -> None:
             page.click("#roll")
             return
     rows = page.locator("#toolbar .row-choice")
-    points = [int(rows.nth(i).locator("strong").inner_text()) for i in range(rows.count())]
+    texts = [rows.nth(i).locator("strong").inner_text() for i in range(rows.count())]
+    points = [int(x) if x.lstrip("-").isdigit() else -1 for x in texts]  # "-": crossed out
     rows.nth(points.index(max(points))).click()
 
 

@@ -239,9 +239,31 @@ async function refresh() {
   if (!sheet) { draw(null); return; }
   try {
     draw(await derive(sheet));
+    showRefused(null);
   } catch (problem) {
+    // An entry written offline that the rules refuse once the server sees it: the sheet
+    // stays open, drawn without it, and the entry is marked to be undone or edited.
     error.textContent = problem.message;
+    const shorter = {...sheet, entries: sheet.entries.slice(0, -1)};
+    draw(await derive(shorter).catch(() => null));
+    showRefused(sheet.entries.at(-1) ?? null, problem.message);
   }
+}
+
+/** The refused last entry, marked, with a way to edit it (Undo removes it). */
+function showRefused(entry, reason = "") {
+  const box = document.getElementById("refused");
+  box.hidden = entry === null;
+  if (entry === null) { box.replaceChildren(); return; }
+  box.replaceChildren(h("span", {}, `${t("Refused")}: `, h("code", {class: "refused-entry"}, entry),
+    ` · ${reason}`), " ",
+  h("button", {type: "button", id: "edit-refused", onclick: async () => {
+    sheet = {...sheet, entries: sheet.entries.slice(0, -1)};
+    save();
+    document.getElementById("entry").value = entry;
+    document.getElementById("entry").focus();
+    await refresh();
+  }}, t("Edit")));
 }
 
 document.getElementById("new-sheet").addEventListener("submit", async (event) => {
