@@ -256,7 +256,10 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("{n} dice under the cup"), N_("{n} lives"), N_("{n} points"), N_("{n} × {face}"),
       N_("{name} scored {n} in {row}"),
       N_("Play again"),
-      N_("Refused"), N_("Edit")]
+      N_("Refused"), N_("Edit"),
+
+      N_("{claimer} announced {claim}: {name} may believe it and roll, call, or pass the cup on"),
+      N_("a person, invited by link")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),

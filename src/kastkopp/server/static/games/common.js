@@ -113,6 +113,11 @@ export function betControls(frame, send) {
   return parts;
 }
 
+/** Lives as hearts, named for a screen reader. */
+export function hearts(n) {
+  return h("span", {class: "hearts", role: "img", "aria-label": `${t("Lives")} ${n}`}, "♥".repeat(n));
+}
+
 /** Who the players are waiting for, and what they must do, in one line. */
 export function prompt(text) {
   return text ? h("p", {class: "prompt", id: "prompt"}, text) : null;

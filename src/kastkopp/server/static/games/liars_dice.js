@@ -1,7 +1,7 @@
 // Liar's dice / Perudo, Common and Single Hand: your cup, each player's dice under theirs,
 // the bid picker, the cups lifted with the matching dice marked, and each round in words.
 import {h, t, die, dice, toolbar, seatName} from "../ui.js";
-import {actionButton, cup, prompt, ranking} from "./common.js";
+import {actionButton, cup, hearts, prompt, ranking} from "./common.js";
 import {bidName, bidPicker, parseBid} from "./bids.js";
 
 /** A history entry told in words. */
@@ -92,7 +92,7 @@ function playerLine(frame, s) {
   const v = frame.view;
   const single = v.hand === "single";
   const standing = !v.alive[s] ? t("out")
-    : single || lives(v) ? `${t("Lives")} ${"♥".repeat(v.stock[s])}` : underCup(v.dice_counts[s]);
+    : single || lives(v) ? hearts(v.stock[s]) : underCup(v.dice_counts[s]);
   const notes = [s === v.bidder && v.bid ? `${t("Bid")}: ${bidName(`bid ${v.bid}`)}` : null,
     single && s === v.holder ? t("holds the cup") : null,
     v.palifico === s ? t("palifico") : null].filter(Boolean).join(" · ");

@@ -1,7 +1,7 @@
 // Slosch / Mia: the claim passed on, your dice under the cup, lives (or points), the pot,
 // the values to announce as a grid, and each round told as it happened.
 import {h, t, dice, toolbar, seatName} from "../ui.js";
-import {actionButton, cup, prompt, ranking, signed} from "./common.js";
+import {actionButton, cup, hearts, prompt, ranking, signed} from "./common.js";
 
 // Every value, worst first, as the order of the table ranks them.
 const SLOSCH = [31, 32, 41, 42, 43, 51, 52, 53, 54, 61, 62, 63, 64, 65, 66, 55, 44, 33, 22, 11, 21];
@@ -93,7 +93,7 @@ function status(frame) {
   const name = seatName(frame, mover);
   if (v.phase === "announce") return t("{name} has rolled and announces a value", {name});
   if (v.claim) {
-    return t("{name} believes {claimer}'s {claim} and rolls, calls, or passes",
+    return t("{claimer} announced {claim}: {name} may believe it and roll, call, or pass the cup on",
       {name, claimer: seatName(frame, v.responsible), claim: valueName(v.claim)});
   }
   return "";
@@ -102,7 +102,7 @@ function status(frame) {
 function playerLine(frame, s) {
   const v = frame.view;
   const standing = v.points ? `${t("Points")} ${v.points[s]}`
-    : v.alive[s] ? `${t("Lives")} ${"♥".repeat(v.lives[s])}` : t("out");
+    : v.alive[s] ? hearts(v.lives[s]) : t("out");
   // the stakes are paid in at the start: a balance tells something once the pot is won
   const money = v.outcome && v.balances.some((b) => b !== 0)
     ? ` · ${t("Balance")} ${signed(v.balances[s])}` : "";
