@@ -32,9 +32,10 @@ function controls(frame, send) {
   h("span", {class: "row-name"}, rowName(v, row)), " ", h("strong", {}, String(points))));
   return toolbar(
     h("div", {class: "dice-line"}, diceButtons(v, redraw),
-      rolls ? h("button", {type: "button", id: "roll", class: "primary",
-        disabled: !frame.legal.includes(action), onclick: () => send(action)},
-      `${t("Roll")}${faces.length ? ` (${t("Keep")} ${faces.join(" ")})` : ""}`) : null),
+      // there while no throw is left too, disabled: the bar keeps its shape
+      h("button", {type: "button", id: "roll", class: "primary",
+        disabled: !rolls || !frame.legal.includes(action), onclick: () => send(action)},
+      `${t("Roll")}${faces.length ? ` (${t("Keep")} ${faces.join(" ")})` : ""}`)),
     rows.length ? h("div", {class: "row-choices", role: "group", "aria-label": t("Score")}, ...rows)
       : null);
 }
