@@ -182,12 +182,18 @@ async function push(id, entry) {
 
 // ------------------------------------------------------------------ drawing
 
+/** A sheet kind as the form names it, in the page's language. */
+function kindTitle(game) {
+  return document.querySelector(`#sheet-game option[value="${CSS.escape(game)}"]`)?.textContent
+    ?? game;
+}
+
 function drawList() {
   const items = Object.entries(store).filter(([, e]) => !e.deleted)
     .sort(([, a], [, b]) => b.updated - a.updated)
     .map(([id, e]) => h("li", {"data-sheet": id, class: id === currentId ? "current" : ""},
       h("button", {type: "button", class: "open-sheet", onclick: () => open(id)},
-        `${e.sheet.game} · ${e.sheet.players.join(", ")} · ${e.sheet.entries.length}`),
+        `${kindTitle(e.sheet.game)} · ${e.sheet.players.join(", ")} · ${e.sheet.entries.length}`),
       " ", e.dirty && loggedIn ? h("span", {class: "small"}, "↻") : null,
       h("button", {type: "button", class: "delete-sheet",
         "aria-label": `${t("Delete")}: ${e.sheet.players.join(", ")}`,
