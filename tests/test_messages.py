@@ -31,7 +31,7 @@ SOURCES = [SRC / "engine.py", SRC / "stakes.py", SRC / "cli.py", SRC / "cli_supp
            *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
                                                  "hints.py", "origin.py", "bodies.py",
-                                                 "series.py", "review.py")),
+                                                 "series.py", "review.py", "review_try.py")),
            SRC / "strategy" / "review.py", SRC / "strategy" / "yatzy_review.py"]
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
           "NotAuthenticated", "ChatError", "HintError", "ReviewError")
