@@ -20,7 +20,7 @@ from kastkopp.strategy import make_bot
 from kastkopp.strategy.liars_dice_review import TOLERANCE as LIARS_TOLERANCE
 from kastkopp.strategy.liars_dice_review import grade as liars_grade
 from kastkopp.strategy.mia_review import TOLERANCE, EquilibriumMiaPlayer
-from kastkopp.strategy.review import ReviewError, review, seen_at, steps_of, try_again
+from kastkopp.strategy.review import ReviewError, review, said, seen_at, steps_of, try_again
 from kastkopp.strategy.yatzy_solver import cache_dir, cache_key
 
 # Every rule set the Yatzy solver handles (five dice, a fixed number of throws).
@@ -320,3 +320,17 @@ def test_trying_again_in_heads_up_slosch_uses_the_equilibrium() -> None:
     best = try_again(data, worst.index, 1, str(worst.best))
     assert best.cost is not None and best.cost <= TOLERANCE and best.unit == "lives"
     assert try_again(data, worst.index, 1, worst.made).cost == pytest.approx(worst.cost)
+
+
+def test_choices_are_said_in_the_players_words() -> None:
+    yatzy = load("yatzy", preset="tarningspoker", players=2)
+    assert said(yatzy, ["score four-kind", "keep 4 4", "keep", None], "sv") == {
+        "score four-kind": "skriv i Fyrtal", "keep 4 4": "behåll 4 4", "keep": "slå om alla"}
+    assert said(yatzy, ["score small-straight"], "da") == {
+        "score small-straight": "skriv i Lille straight"}
+    assert said(load("liars_dice"), ["bid 2x3", "dudo"], "da") == {
+        "bid 2x3": "bud 2×3", "dudo": "udfordr buddet"}
+    assert said(load("mia"), ["announce 43", "call"], "en") == {
+        "announce 43": "announce 43", "call": "lift the cup"}
+    # a game whose review says nothing of its own keeps its notation
+    assert said(load("knack", players=2), ["raise 2"], "sv") == {"raise 2": "raise 2"}

@@ -79,6 +79,11 @@ def test_trying_again_sets_up_the_seats_own_view_and_grades_the_new_choice(clien
     best = tried.json()
     assert best["is_best"] and best["best"] == moment["best"] and best["unit"] == "dice"
     assert best["made"] == moment["made"] and best["made_cost"] == moment["cost"]
+    assert best["said"][moment["best"]] == data["said"][moment["best"]]
+    danish = client.post(f"{url}/review/try", json={"step": step, "seat": seat,
+                                                     "action": moment["best"]},
+                         headers={"Accept-Language": "da"}).json()["said"][moment["best"]]
+    assert danish == "udfordr buddet" or danish == "bud " + moment["best"][4:].replace("x", "×")
     again = client.post(f"{url}/review/try", json={"step": step, "seat": seat,
                                                     "action": moment["made"]}).json()
     assert again["cost"] == moment["cost"] and not again["is_best"]

@@ -6,7 +6,8 @@
   the game is over.
 - ``POST /api/tables/{id}/review/try`` with ``{"step": N, "seat": S, "action": "..."}`` —
   that choice graded by the review's own grader (:func:`kastkopp.strategy.review.try_again`):
-  ``{"action", "cost", "best", "is_best", "made", "made_cost", "unit", "detail"}``.
+  ``{"action", "cost", "best", "is_best", "made", "made_cost", "unit", "detail", "said"}``
+  (``said``: those choices in the asker's language).
 
 Only once the game is over, as the review. A choice that cannot be read or that the rules
 refuse there gets the rules' reason in the asker's language (``400``); nothing is kept,
@@ -20,8 +21,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Request
 
+from kastkopp.server import pages
 from kastkopp.server.hub import Hub
-from kastkopp.strategy.review import ReviewError, seen_at, try_again
+from kastkopp.strategy.review import ReviewError, said, seen_at, try_again
 
 TableId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
 # Read here rather than by FastAPI, so that a wrong one is refused in the asker's language.
@@ -87,4 +89,7 @@ async def attempt(table_id: TableId, request: Request,
     step, seat, action = read_try(body)
     log = await finished_log(request.app.state.hub, table_id)
     tried = await asyncio.to_thread(try_again, log, step, seat, action)
-    return {"table": table_id, **tried.to_json()}
+    game = (await request.app.state.hub.get(table_id)).game
+    words = said(game, [tried.action, tried.best, tried.made.made if tried.made else None],
+                 pages.language(request))
+    return {"table": table_id, **tried.to_json(), "said": words}

@@ -18,10 +18,18 @@ import numpy as np
 
 from kastkopp.engine import Game
 from kastkopp.games.liars_dice import Bid, Calza, Dudo, HandBid, LiarsDice
+from kastkopp.locale import spoken
 from kastkopp.strategy.cfr import Decision
 from kastkopp.strategy.liars_dice import StrongLiarsBot, current_bid
 from kastkopp.strategy.liars_equilibrium import BiddingGame, LiarsEquilibrium, equilibrium_for
-from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_grader
+from kastkopp.strategy.review import (
+    Graded,
+    Moment,
+    Step,
+    decisions,
+    register_grader,
+    register_words,
+)
 
 # The round solver stops at an exploitability of 0.001 dice; a choice this close to the
 # best counts as the best.
@@ -161,3 +169,13 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
 @register_grader("liars_dice")
 def grader(game: Game) -> Any:
     return grade
+
+
+@register_words("liars_dice")
+def words(game: Game, notation: str, lang: str) -> str:
+    """``bid 2x3`` → ``bud 2×3``; ``dudo`` → ``utmana``."""
+    verb, _, rest = notation.partition(" ")
+    if verb == "bid":
+        return spoken(lang, "bid {bid}", bid=rest.replace("x", "×"))
+    return {"dudo": spoken(lang, "challenge the bid"), "calza": spoken(lang, "call it exact"),
+            "accept": spoken(lang, "accept")}.get(notation, notation)

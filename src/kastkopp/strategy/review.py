@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -155,6 +155,10 @@ class Review:
 Grader = Callable[[Game, Sequence[Step]], Graded]
 GraderFactory = Callable[[Game], Grader]
 _GRADERS: dict[str, GraderFactory] = {}
+# (game, notation, language) -> the choice in a player's words
+Words = Callable[[Game, str, str], str]
+_WORDS: dict[str, Words] = {}
+LANGUAGES = ("sv", "da", "en")
 
 
 def decisions(steps: Sequence[Step]) -> Iterator[tuple[Step, int, str, dict[str, Any]]]:
@@ -175,10 +179,41 @@ def register_grader(game: str) -> Callable[[GraderFactory], GraderFactory]:
     return decorate
 
 
-def grader_for(game: Game) -> Grader:
+def register_words(game: str) -> Callable[[Words], Words]:
+    """Decorator for ``(game, notation, lang) -> words``: how a game's review says a choice."""
+
+    def decorate(words: Words) -> Words:
+        _WORDS[game] = words
+        return words
+
+    return decorate
+
+
+def _load(game: Game) -> None:
+    """The game's review module, imported once: it registers its grader and its words."""
     module = f"kastkopp.strategy.{game.name}_review"
     if game.name.isidentifier() and importlib.util.find_spec(module) is not None:
         importlib.import_module(module)
+
+
+def said(game: Game, notations: Iterable[str | None], lang: str) -> dict[str, str]:
+    """Each choice's notation in a player's words (``keep 4 4`` → ``behåll 4 4``), as its
+    game's review module says it; a game that says nothing keeps its notation."""
+    _load(game)
+    words = _WORDS.get(game.name)
+    out: dict[str, str] = {}
+    for notation in notations:
+        if notation and notation not in out:
+            try:
+                out[notation] = words(game, notation, lang) if words and lang in LANGUAGES \
+                    else notation
+            except (KastkoppError, KeyError, ValueError):
+                out[notation] = notation
+    return out
+
+
+def grader_for(game: Game) -> Grader:
+    _load(game)
     if game.name not in _GRADERS:
         raise ReviewError("kastkopp cannot review {game} yet", game=game.title)
     return _GRADERS[game.name](game)

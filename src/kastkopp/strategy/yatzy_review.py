@@ -16,8 +16,16 @@ from typing import Any
 import numpy as np
 
 from kastkopp.engine import Game, RuleError
-from kastkopp.games.yatzy import YatzyRules, YatzyState
-from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_grader
+from kastkopp.games.yatzy import YatzyRules, YatzyState, label
+from kastkopp.locale import spoken
+from kastkopp.strategy.review import (
+    Graded,
+    Moment,
+    Step,
+    decisions,
+    register_grader,
+    register_words,
+)
 from kastkopp.strategy.yatzy_optimal import table_for
 from kastkopp.strategy.yatzy_solver import Choice, Position, SolvedTable
 
@@ -118,3 +126,15 @@ def grader(game: Game) -> Any:
     except RuleError:
         return listed
     return grade
+
+
+@register_words("yatzy")
+def words(game: Game, notation: str, lang: str) -> str:
+    """``score four-kind`` → ``skriv i Fyrtal``; ``keep 4 4`` → ``behåll 4 4``."""
+    assert isinstance(game.rules, YatzyRules)
+    verb, _, rest = notation.partition(" ")
+    if verb == "score":
+        return spoken(lang, "write in {row}", row=label(rest, lang, game.rules.sheet_name))
+    if verb == "keep":
+        return spoken(lang, "keep {dice}", dice=rest) if rest else spoken(lang, "roll all again")
+    return notation

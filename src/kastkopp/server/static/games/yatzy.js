@@ -2,6 +2,12 @@
 import {h, t, die, seatName} from "../ui.js";
 import {ranking} from "./common.js";
 
+/** A row as the sheet names it in the page's language (its key when the page has no name). */
+function rowName(row) {
+  const named = t(`row:${row}`);
+  return named === `row:${row}` ? row : named;
+}
+
 let keep = new Set();  // positions of the dice the player means to keep
 let keptFor = "";
 
@@ -22,7 +28,7 @@ export function render(frame, {send, mine}) {
       ...frame.seats.map((_, s) => h("th", {}, seatName(frame, s))),
       v.options ? h("th", {}, t("Score")) : null)),
     h("tbody", {}, ...v.rows.map((row, r) => h("tr", {"data-row": row},
-      h("th", {scope: "row"}, row),
+      h("th", {scope: "row"}, rowName(row)),
       ...v.sheets.map((cells) => h("td", {}, cells[r] === null ? "" : String(cells[r]))),
       v.options ? h("td", {}, open(row) && mine
         ? h("button", {type: "button", "data-action": `score ${row}`,
