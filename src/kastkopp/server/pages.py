@@ -222,9 +222,10 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Revealed server seed"), N_("its SHA-256 is the commitment"),
       # the rows of the Yatzy sheets, named as the players' sheets name them
       N_("row:ones"), N_("row:twos"), N_("row:threes"), N_("row:fours"), N_("row:fives"),
-      N_("row:sixes"), N_("row:pair"), N_("row:two-pairs"), N_("row:three-pairs"), N_("row:three-kind"),
-      N_("row:four-kind"), N_("row:five-kind"), N_("row:small-straight"), N_("row:large-straight"), N_("row:full-straight"),
-      N_("row:full-house"), N_("row:villa"), N_("row:tower"), N_("row:chance"), N_("row:yatzy")]
+      N_("row:sixes"), N_("row:pair"), N_("row:two-pairs"), N_("row:three-pairs"),
+      N_("row:three-kind"), N_("row:four-kind"), N_("row:five-kind"), N_("row:small-straight"),
+      N_("row:large-straight"), N_("row:full-straight"), N_("row:full-house"), N_("row:villa"),
+      N_("row:tower"), N_("row:chance"), N_("row:yatzy")]
 
 # A few lines for players on each game's page, in the page's language.
 ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
