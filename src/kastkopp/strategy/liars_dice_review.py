@@ -141,8 +141,8 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
     assert isinstance(game, LiarsDice)
     odds = StrongLiarsBot(game, trust=0.0)
     moments: list[Moment] = []
-    for step, _, _, view in decisions(steps):
-        action = game.parse_action(step.action)
+    for step, seat, made, view in decisions(steps):
+        action = game.parse_action(made)
         own = view.get("your_dice") or []
         situation = {"dice": " ".join(map(str, own))} if own else {}
         if view.get("bid"):
@@ -159,7 +159,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
                 detail["right"] = odds.exact(bid, view)
         detail = {k: min(1.0, max(0.0, v)) for k, v in detail.items()}  # float sums
         exact = _exact(step, view, game, detail, situation)
-        moments.append(exact or Moment(step.index, step.seat, "decision", made=step.action,
+        moments.append(exact or Moment(step.index, seat, "decision", made=made,
                                        situation=situation, detail=detail))
     return Graded(moments, "dice", tolerance=TOLERANCE,
                   method="binomial odds from the seat's own dice; two-player rounds the "
