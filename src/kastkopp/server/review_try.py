@@ -42,7 +42,7 @@ async def finished_log(hub: Hub, table_id: str) -> dict[str, Any]:
 
 def number(value: Any, most: int) -> int | None:
     """A whole number from 0 to ``most`` (JSON's or a query's), else ``None``."""
-    if isinstance(value, str) and value.isdigit():
+    if isinstance(value, str) and value.isascii() and value.isdigit():
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most:
         return value
