@@ -21,6 +21,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Request
 
+from kastkopp.engine import Game
 from kastkopp.server import pages
 from kastkopp.server.hub import Hub
 from kastkopp.strategy.review import ReviewError, said, seen_at, try_again
@@ -32,12 +33,12 @@ Number = Annotated[str | None, Query(max_length=12)]
 router = APIRouter(tags=["play"])
 
 
-async def finished_log(hub: Hub, table_id: str) -> dict[str, Any]:
-    """The whole log of a finished table; refused while the game is on."""
+async def finished_log(hub: Hub, table_id: str) -> tuple[Game, dict[str, Any]]:
+    """The game and the whole log of a finished table; refused while the game is on."""
     live = await hub.get(table_id)
     if live.status != "over" or live.table is None:
         raise ReviewError("the game is not over; a review would show hidden dice")
-    return live.table.to_json(reveal=True)
+    return live.game, live.table.to_json(reveal=True)
 
 
 def number(value: Any, most: int) -> int | None:
@@ -77,7 +78,7 @@ async def position(table_id: TableId, request: Request, step: Number = None,
                    seat: Number = None) -> dict[str, Any]:
     """A decision's position from its seat's own view, to choose again."""
     at, who = read_decision(step, seat)
-    log = await finished_log(request.app.state.hub, table_id)
+    _, log = await finished_log(request.app.state.hub, table_id)
     seen = await asyncio.to_thread(seen_at, log, at, who)
     return {"table": table_id, **seen.to_json()}
 
@@ -87,9 +88,8 @@ async def attempt(table_id: TableId, request: Request,
                   body: Annotated[Any, Body()] = None) -> dict[str, Any]:
     """Another choice at a decision, graded as the review grades; the game is unchanged."""
     step, seat, action = read_try(body)
-    log = await finished_log(request.app.state.hub, table_id)
+    game, log = await finished_log(request.app.state.hub, table_id)
     tried = await asyncio.to_thread(try_again, log, step, seat, action)
-    game = (await request.app.state.hub.get(table_id)).game
     words = said(game, [tried.action, tried.best, tried.made.made if tried.made else None],
                  pages.language(request))
     return {"table": table_id, **tried.to_json(), "said": words}
