@@ -32,9 +32,11 @@ SOURCES = [SRC / "engine.py", SRC / "cli.py", SRC / "cli_support.py",
            *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
                                                  "hints.py", "origin.py", "bodies.py",
-                                                 "series.py", "review.py")),
+                                                 "series.py", "review.py", "review_try.py")),
            SRC / "strategy" / "review.py", SRC / "strategy" / "yatzy_review.py",
-           SRC / "strategy" / "odds.py", *sorted((SRC / "strategy").glob("*_odds.py"))]
+           SRC / "strategy" / "liars_dice_review.py", SRC / "strategy" / "mia_review.py",
+           SRC / "strategy" / "odds.py", *sorted((SRC / "strategy").glob("*_odds.py")),
+           SRC / "strategy" / "liars_bidding.py"]
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
           "NotAuthenticated", "ChatError", "HintError", "ReviewError")
 KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2),

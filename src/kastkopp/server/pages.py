@@ -257,7 +257,13 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Refused"), N_("Edit"),
 
       N_("{claimer} announced {claim}: {name} may believe it and roll, call, or pass the cup on"),
-      N_("a person, invited by link")]
+      N_("a person, invited by link"),
+      # the rows of the Yatzy sheets, named as the players' sheets name them
+      N_("row:ones"), N_("row:twos"), N_("row:threes"), N_("row:fours"), N_("row:fives"),
+      N_("row:sixes"), N_("row:pair"), N_("row:two-pairs"), N_("row:three-pairs"),
+      N_("row:three-kind"), N_("row:four-kind"), N_("row:five-kind"), N_("row:small-straight"),
+      N_("row:large-straight"), N_("row:full-straight"), N_("row:full-house"), N_("row:villa"),
+      N_("row:tower"), N_("row:chance"), N_("row:yatzy")]
 
 
 
