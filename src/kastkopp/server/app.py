@@ -37,7 +37,7 @@ from starlette.types import Receive, Scope, Send
 
 from kastkopp.engine import IllegalAction, KastkoppError, Message, registered
 from kastkopp.locale.messages import translate
-from kastkopp.server import accounts, hints, origin, pages, review, stats, wire
+from kastkopp.server import accounts, hints, operations, origin, pages, review, stats, wire
 from kastkopp.server.bodies import StrictJson
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.limits import Limiter, RateLimited, RateLimits
@@ -644,6 +644,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
 
     pages.mount(app)
     app.include_router(review.router)
+    app.include_router(operations.router)
     return app
 
 

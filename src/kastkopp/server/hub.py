@@ -61,6 +61,7 @@ from kastkopp.engine import (
     seen_by,
     term,
 )
+from kastkopp.server import operations
 from kastkopp.server.wire import dumps
 from kastkopp.server.workers import Busy, Workers
 from kastkopp.store import Account, GameTable, LogEvent, Seat, Store
@@ -153,7 +154,8 @@ class LogWriter:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self.queue.put(_Write(table_id, rows, table_values, loop, future))
-        await future
+        with operations.commit_timer():
+            await future
 
     def close(self) -> None:
         self.queue.put(None)
@@ -995,6 +997,7 @@ class Hub:
             except BaseException as exc:
                 if isinstance(exc, WriteConflict):
                     await self._catch_up(live)
+                    self._broadcast(live)  # its watchers see the position that won
                     raise StaleAction("another move was made first; look again") from None
                 log.exception("could not write table %s", live.id)
                 raise IllegalAction("the move could not be saved; try again") from None
@@ -1003,6 +1006,7 @@ class Hub:
                 live.status, live.outcome = values["status"], values["outcome"]
             live.last_move_at = time.time()
             new_seq = live.seq
+        operations.acknowledged()
         self._after_change(live, drive_bots=True)
         return new_seq
 
