@@ -18,6 +18,7 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)
 	$(BIN)/mypy
 	scripts/install-chromium.sh
+	scripts/install-nginx.sh
 	services=$$(scripts/services.sh start) && \
 	trap 'env $$services scripts/services.sh stop' EXIT INT TERM && \
 	env $$services $(BIN)/pytest $(PYTEST_ARGS)

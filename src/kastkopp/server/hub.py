@@ -772,6 +772,8 @@ class Hub:
         check_seed(seed)
         live = await self.get(table_id)
         async with live.lock:
+            if self.publish is not None:  # another process may have seated someone
+                await self._catch_up(live)
             if live.status != "open":
                 raise TableError("the game has started; you can watch it")
             if live.seat_of(account.id) is not None:
@@ -875,6 +877,8 @@ class Hub:
         check_seed(seed)
         live = await self.get(table_id)
         async with live.lock:
+            if self.publish is not None:  # another process may have seated someone
+                await self._catch_up(live)
             if live.owner_id != account.id:
                 raise TableError("only the table's creator starts the game")
             if live.status != "open":
@@ -1030,6 +1034,8 @@ class Hub:
 
     async def _catch_up(self, live: LiveTable) -> None:
         """Reload a table's log, row and seats from the database (another process moved)."""
+        if await operations.follow(self.store, live):  # a game in play: its new events only
+            return
         fresh = await asyncio.to_thread(self._load, live.id)
         live.table, live.status, live.seats = fresh.table, fresh.status, fresh.seats
         live.seeds = fresh.seeds

@@ -29,6 +29,7 @@ import logging
 import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from datetime import UTC
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -205,6 +206,44 @@ def _positions(store: Store, ids: list[str]) -> dict[str, int]:
                                .where(LogEvent.table_id.in_(ids))
                                .group_by(LogEvent.table_id))
         return {str(table_id): int(seq) + 1 for table_id, seq in rows}
+
+
+def _since(store: Store, table_id: str, seq: int) -> tuple[list[Any], Any]:
+    """The table's log events from ``seq`` on, and its row."""
+    from kastkopp.store import GameTable
+
+    with store.session() as session:
+        events = list(session.scalars(select(LogEvent).where(
+            LogEvent.table_id == table_id, LogEvent.seq >= seq).order_by(LogEvent.seq)))
+        return events, session.get(GameTable, table_id)
+
+
+async def follow(store: Store, live: Any) -> bool:
+    """Bring a table being played up to its log by replaying only the events it has not
+    seen (a reload replays the whole game, at every move another process makes). False
+    when that cannot be done and the table must be loaded again whole."""
+    from kastkopp.server.hub import row_event
+
+    table = live.table
+    if table is None or live.status != "playing":
+        return False
+    events, row = await asyncio.to_thread(_since, store, live.id, len(table.events))
+    if row is None or live.table is not table:
+        return False
+    moved = table.copy()
+    try:
+        for event in events:
+            moved._replay_event(row_event(event))
+    except Exception:
+        return False
+    rolls = [e["nonce"] for e in moved.events if e["type"] == "roll"]
+    moved.dice.nonce = 1 + max(rolls, default=-1)
+    live.table, live.status = moved, row.status
+    live.outcome, live.forfeit_seat = row.outcome, row.forfeit_seat
+    if events:
+        at = events[-1].at
+        live.last_move_at = (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
+    return True
 
 
 async def reconcile(hub: Any) -> list[str]:
