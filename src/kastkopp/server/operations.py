@@ -299,7 +299,11 @@ def _take_sigterm(app: FastAPI, loop: asyncio.AbstractEventLoop) -> Callable[[],
         signal.signal(signal.SIGTERM, handed)
     except ValueError:  # not the main thread (a test's server in a thread)
         return lambda: None
-    return lambda: signal.signal(signal.SIGTERM, previous)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
 
 
 @contextlib.asynccontextmanager
@@ -310,7 +314,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     from prometheus_client import CollectorRegistry
 
     registry = CollectorRegistry(auto_describe=True)
-    registry.register(_Gauges(app, lambda: ops.sockets))  # type: ignore[arg-type]
+    registry.register(_Gauges(app, lambda: ops.sockets))
     app.state.gauges = registry
     play = getattr(app, "play_socket", None)
     if play is not None:
