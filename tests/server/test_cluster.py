@@ -55,6 +55,14 @@ def check_logs(cluster: Cluster, players: list[Player]) -> dict[str, list[tuple]
     return stored
 
 
+def spread(returns: list[tuple[float, float]]) -> str:
+    """How long the clients took to play again: the median, the 99th percentile, the most."""
+    took = sorted(t for _, t in returns)
+    return (f"{len(took)} returns: p50 {took[len(took) // 2]:.2f} s, "
+            f"p99 {took[int(0.99 * (len(took) - 1))]:.2f} s, max {took[-1]:.2f} s "
+            f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
 def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluster):
     async def run() -> tuple[list[Player], list[float]]:
         players = await pairs(cluster, 100, seed=1)
@@ -67,15 +75,18 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
             await asyncio.to_thread(cluster.run, "kill", str(which))
             await asyncio.to_thread(cluster.run, "serve", str(which))
             await asyncio.sleep(2)
-        moves_before_end = [len(p.played.acked) for p in players]
-        await asyncio.sleep(3)
+        # every client still plays after the last kill: its moves go on being acknowledged
+        before = [len(p.played.acked) for p in players]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(
+                len(p.played.acked) == n for p, n in zip(players, before, strict=True)):
+            await asyncio.sleep(0.2)
         for player in players:
             player.stop()
         await asyncio.gather(*tasks)
-        # every client still plays after the last kill: its moves go on being acknowledged
-        went_on = [len(p.played.acked) > before
-                   for p, before in zip(players, moves_before_end, strict=True)]
-        assert sum(went_on) >= len(players) * 0.9, sum(went_on)
+        stuck = [p.table for p, n in zip(players, before, strict=True)
+                 if len(p.played.acked) == n]
+        assert stuck == [], f"{len(stuck)} clients made no move after the last kill"
         return players, killed
 
     players, killed = asyncio.run(run())
@@ -86,8 +97,7 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
     for at in killed:
         cut = [took for lost, took in returns if at <= lost < at + CARRY_ON]
         assert cut, "a kill cut off no socket"
-    slowest = max(took for _, took in returns)
-    assert slowest <= CARRY_ON, f"a client waited {slowest:.2f} s to play again"
+    assert max(took for _, took in returns) <= CARRY_ON, spread(returns)
     assert sum(len(p.played.acked) for p in players) > 1000
 
 
@@ -109,7 +119,46 @@ def test_a_rolling_restart_with_sigterm_refuses_and_loses_no_move(cluster):
     players = asyncio.run(run())
     assert [r for p in players for r in p.played.refused] == []
     check_logs(cluster, players)
-    returns = [took for p in players for _, took in p.played.returns]
+    returns = [(at, took) for p in players for at, took in p.played.returns]
     assert returns, "the restarts closed no socket"
-    assert max(returns) <= CARRY_ON
+    assert max(took for _, took in returns) <= CARRY_ON, spread(returns)
     assert all(p.played.acked for p in players)
+
+
+def test_the_table_page_carries_on_through_a_rolling_restart(cluster):
+    """A person in Chromium at a Yatzy table while both processes are restarted in turn:
+    the page reconnects by itself through the proxy, shows no error, and plays on."""
+    from test_web_play import ARGS, CHROMIUM, create_table, sit
+
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium: run scripts/install-chromium.sh")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=ARGS)
+        try:
+            anna = sit(browser, cluster.url, "Anna")
+            sockets: list[object] = []
+            anna.page.on("websocket", lambda socket: sockets.append(socket))
+            create_table(anna, "yatzy", [], players=1)
+            anna.page.click("#start")
+            anna.wait("document.body.dataset.mine === 'yes'")
+            anna.page.click("#roll")
+            anna.wait("document.body.dataset.mine === 'yes' && +document.body.dataset.seq > 1")
+            sheet = anna.page.locator("#sheet").inner_text()
+            opened = len(sockets)
+            for which in ("1", "2"):
+                cluster.run("term", which)
+                cluster.run("serve", which)
+            anna.wait("document.body.dataset.connected === 'yes' && "
+                      "document.body.dataset.mine === 'yes'")
+            assert len(sockets) > opened  # its socket was closed, and it opened another
+            assert anna.page.locator("#sheet").inner_text() == sheet
+            seq = int(anna.page.evaluate("document.body.dataset.seq"))
+            anna.page.click("#sheet button[data-action='score chance']")
+            anna.wait("seq => +document.body.dataset.seq > seq", seq)  # the move was made
+            assert not [f for f in anna.frames if f.get("type") == "error"]
+            assert not anna.errors
+        finally:
+            browser.close()

@@ -68,3 +68,31 @@ def test_metrics_count_moves_sockets_and_tables_in_the_prometheus_format(tmp_pat
     assert metric(during, "kastkopp_tables_in_memory") >= 1
     assert metric(during, "kastkopp_solve_queue") == 0
     assert metric(after, "kastkopp_open_sockets") == 0
+
+
+def test_a_move_made_on_another_process_reaches_a_watcher_without_redis(postgres_url,
+                                                                       servers):
+    """With no announcement at all (no Redis here), a process showing a table still
+    catches up with the moves another process committed: it compares with the log."""
+    import httpx
+    from servertools import ServerProcess
+    from websockets.sync.client import connect
+
+    first = ServerProcess(postgres_url).start()
+    second = ServerProcess(postgres_url).start()
+    servers.extend([first, second])
+    anna = guest(httpx.Client(base_url=first.url), "Anna")
+    table = new_table(httpx.Client(base_url=first.url), anna, "mia", 2, [None, "bot:random"])
+    started = httpx.post(f"{first.url}/api/tables/{table['id']}/start", json={"seed": "a1"},
+                         headers=anna)
+    assert started.status_code == 200, started.text
+    with connect(f"{first.ws_url}/api/tables/{table['id']}/ws", additional_headers=anna,
+                 open_timeout=10) as ws:
+        frame = json.loads(ws.recv(timeout=10))
+        while not frame.get("legal"):
+            frame = json.loads(ws.recv(timeout=10))
+        moved = httpx.post(f"{second.url}/api/tables/{table['id']}/action", headers=anna,
+                           json={"action": frame["legal"][0], "seq": frame["seq"]})
+        assert moved.status_code == 200, moved.text
+        after = json.loads(ws.recv(timeout=10))  # from the first process, told by nobody
+        assert after["type"] == "state" and after["seq"] == moved.json()["seq"]

@@ -321,12 +321,16 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.play_socket = ops.wrap(play)  # type: ignore[attr-defined]
     loop = asyncio.get_running_loop()
     restore = _take_sigterm(app, loop)
-    task = loop.create_task(_reconcile_loop(app))
+    # Several processes share a server database; SQLite is one process's (and an
+    # in-memory one is a single connection that a reader must not share with the writer).
+    store: Store = app.state.store
+    task = None if store.is_sqlite else loop.create_task(_reconcile_loop(app))
     try:
         yield
     finally:
         ops.draining = True
-        task.cancel()
+        if task is not None:
+            task.cancel()
         restore()
 
 
