@@ -48,7 +48,7 @@ class Cluster:
 
     def stop(self) -> None:
         if self.env:
-            subprocess.run([str(SCRIPT), "stop"], env=self.env, timeout=120,
+            subprocess.run([str(SCRIPT), "stop"], env=self.env, timeout=300,
                            capture_output=True)
 
     @property
