@@ -19,6 +19,7 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	scripts/install-chromium.sh
+	scripts/install-nginx.sh
 	services=$$(scripts/services.sh start) && \
 	trap 'env $$services scripts/services.sh stop' EXIT INT TERM && \
 	env $$services $(BIN)/pytest $(PYTEST_ARGS)

@@ -38,7 +38,17 @@ from starlette.types import Receive, Scope, Send
 from kastkopp.engine import IllegalAction, KastkoppError, Message
 from kastkopp.games import registered
 from kastkopp.locale.messages import translate
-from kastkopp.server import accounts, hints, origin, pages, review, review_try, stats, wire
+from kastkopp.server import (
+    accounts,
+    hints,
+    operations,
+    origin,
+    pages,
+    review,
+    review_try,
+    stats,
+    wire,
+)
 from kastkopp.server.bodies import StrictJson
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.limits import Limiter, RateLimited, RateLimits
@@ -646,6 +656,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     pages.mount(app)
     app.include_router(review.router)
     app.include_router(review_try.router)
+    app.include_router(operations.router)
     return app
 
 

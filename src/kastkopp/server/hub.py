@@ -61,6 +61,7 @@ from kastkopp.engine import (
     term,
 )
 from kastkopp.games import load
+from kastkopp.server import operations
 from kastkopp.server.wire import dumps
 from kastkopp.server.workers import Busy, Workers
 from kastkopp.store import Account, GameTable, LogEvent, Seat, Store
@@ -153,7 +154,8 @@ class LogWriter:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self.queue.put(_Write(table_id, rows, table_values, loop, future))
-        await future
+        with operations.commit_timer():
+            await future
 
     def close(self) -> None:
         self.queue.put(None)
@@ -353,17 +355,6 @@ def event_row(event: dict[str, Any]) -> dict[str, Any]:
                 "action": None, "nonce": None, "faces": None}
     return {"seq": event["seq"], "kind": "action", "seat": event["seat"],
             "action": event["action"], "nonce": None, "faces": None}
-
-
-def row_event(row: LogEvent) -> dict[str, Any]:
-    if row.kind == "roll":
-        return {"seq": row.seq, "type": "roll", "seat": row.seat, "nonce": row.nonce,
-                "faces": list(row.faces or [])}
-    if row.kind == "forfeit":
-        return {"seq": row.seq, "type": "forfeit", "seat": row.seat}
-    if row.kind == "penalty":
-        return {"seq": row.seq, "type": "penalty", "seat": row.seat, "reason": row.action}
-    return {"seq": row.seq, "type": "action", "seat": row.seat, "action": row.action}
 
 
 # --------------------------------------------------------------------------- live tables
@@ -658,7 +649,7 @@ class Hub:
             if row is None:
                 raise TableError("there is no table '{table}'", table=table_id)
             seats = self._seat_infos(session, row)
-            events = [row_event(e) for e in session.scalars(
+            events = [e.to_event() for e in session.scalars(
                 select(LogEvent).where(LogEvent.table_id == table_id)
                 .order_by(LogEvent.seq))]
             last = session.scalar(select(LogEvent.at).where(LogEvent.table_id == table_id)
@@ -770,6 +761,8 @@ class Hub:
         check_seed(seed)
         live = await self.get(table_id)
         async with live.lock:
+            if self.publish is not None:  # another process may have seated someone
+                await self._catch_up(live)
             if live.status != "open":
                 raise TableError("the game has started; you can watch it")
             if live.seat_of(account.id) is not None:
@@ -873,6 +866,8 @@ class Hub:
         check_seed(seed)
         live = await self.get(table_id)
         async with live.lock:
+            if self.publish is not None:  # another process may have seated someone
+                await self._catch_up(live)
             if live.owner_id != account.id:
                 raise TableError("only the table's creator starts the game")
             if live.status != "open":
@@ -995,6 +990,7 @@ class Hub:
             except BaseException as exc:
                 if isinstance(exc, WriteConflict):
                     await self._catch_up(live)
+                    self._broadcast(live)  # its watchers see the position that won
                     raise StaleAction("another move was made first; look again") from None
                 log.exception("could not write table %s", live.id)
                 raise IllegalAction("the move could not be saved; try again") from None
@@ -1003,6 +999,7 @@ class Hub:
                 live.status, live.outcome = values["status"], values["outcome"]
             live.last_move_at = time.time()
             new_seq = live.seq
+        operations.acknowledged()
         self._after_change(live, drive_bots=True)
         return new_seq
 
@@ -1026,6 +1023,8 @@ class Hub:
 
     async def _catch_up(self, live: LiveTable) -> None:
         """Reload a table's log, row and seats from the database (another process moved)."""
+        if await operations.follow(self.store, live):  # a game in play: its new events only
+            return
         fresh = await asyncio.to_thread(self._load, live.id)
         live.table, live.status, live.seats = fresh.table, fresh.status, fresh.seats
         live.seeds = fresh.seeds

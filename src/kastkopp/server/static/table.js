@@ -31,15 +31,22 @@ async function loadRenderer() {
   }
 }
 
-let pending = null;  // an action chosen while the socket was reconnecting
+// The move sent and not yet answered: a socket lost before its answer (the server
+// restarting, or gone) sends it again on the next one, if the table is still where it was
+// (else it was made, or the game moved on). Behind a proxy the next socket may reach
+// another server process: all of them read the same log.
+let unanswered = null;
+let resumed = false;  // the socket is new: the first frame decides about `unanswered`
+const SERVICE_RESTART = 1012;  // the server stops and asks to be reached again at once
 
 function send(action) {
   if (!frame) return;
   sentFor = frame.seq;
   error.textContent = "";
-  const message = JSON.stringify({action, seq: frame.seq, id: nextId++});
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(message);
-  else pending = message;
+  const id = nextId++;
+  const message = JSON.stringify({action, seq: frame.seq, id});
+  unanswered = {seq: frame.seq, id, message};
+  if (socket && socket.readyState === WebSocket.OPEN && !resumed) socket.send(message);
   controls.querySelectorAll("button,select").forEach((el) => { el.disabled = true; });
   board.querySelectorAll("button[data-action]").forEach((el) => { el.disabled = true; });
 }
@@ -288,15 +295,28 @@ function connect(again = false) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const lang = encodeURIComponent(document.documentElement.lang || "en");  // errors in it
   socket = new WebSocket(`${scheme}://${location.host}/api/tables/${table.id}/ws?lang=${lang}`);
+  resumed = true;
   socket.onopen = () => {
     retry = 0;
     document.body.dataset.connected = "yes";
-    if (pending) { socket.send(pending); pending = null; }
     chat.catchUp();
   };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") {
+    if (message.type === "state" && frame && message.seq < frame.seq) {
+      return;  // a process that has not caught up with the log yet: the newer frame follows
+    }
+    if (message.type === "state" && resumed) {
+      resumed = false;
+      if (unanswered && unanswered.seq === message.seq && message.to_move === message.seat) {
+        socket.send(unanswered.message);  // it was not made: make it now
+      } else if (unanswered && unanswered.seq < message.seq) {
+        unanswered = null;
+      }
+    }
+    if (message.type === "ack" && unanswered?.id === message.id) {
+      unanswered = null;
+    } else if (message.type === "state") {
       const ended = message.status === "over" && frame?.status !== "over";
       frame = message;
       tell(frame);
@@ -305,15 +325,21 @@ function connect(again = false) {
     } else if (message.type === "chat") {
       chat.add(message);
     } else if (message.type === "error") {
+      if (unanswered?.id === message.id) unanswered = null;
       error.textContent = message.error;
       sentFor = -1;
       if (frame) draw();
     }
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     document.body.dataset.connected = "no";
     document.body.dataset.mine = "no";  // until the server says again what is ours to do
     status.textContent = t("Connection lost: reconnecting…");
+    if (event.code === SERVICE_RESTART && retry === 0) {
+      retry = 1;  // at once (spread over 100 ms), through the proxy to another process
+      setTimeout(connect, 100 * Math.random());
+      return;
+    }
     retry = Math.min(retry + 1, 4);  // at most 4 s between tries
     setTimeout(connect, 250 * 2 ** retry);
   };

