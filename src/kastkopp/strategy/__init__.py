@@ -48,8 +48,13 @@ def register_bot(game: str, name: str, help: str) -> Callable[[BotFactory], BotF
 
 def _load_bots(game: str) -> None:
     """Import the strategy module named after ``game``, if there is one."""
-    module = f"{__name__}.{game}"
-    if game.isidentifier() and importlib.util.find_spec(module) is not None:
+    _load_module(game)
+
+
+def _load_module(name: str) -> None:
+    """Import ``kastkopp.strategy.<name>``, if there is one."""
+    module = f"{__name__}.{name}"
+    if name.isidentifier() and importlib.util.find_spec(module) is not None:
         importlib.import_module(module)
 
 

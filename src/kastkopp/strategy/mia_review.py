@@ -5,21 +5,23 @@ equilibrium of the exchange (:mod:`kastkopp.strategy.mia_equilibrium`): what the
 made is worth, both playing the equilibrium afterwards, against the best choice there.
 With more players there is no solved game; each decision shows the odds instead: the
 chance that the claim handed on was beaten by the dice, and the chance of beating it by
-rolling.
+rolling. The hint tells the same from the seat's view before the choice.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from kastkopp.engine import Action, Game, Player
 from kastkopp.games.mia import MIA, MiaRules, MiaState, chance_of, parse_value, read, value_name
+from kastkopp.strategy.advice import Advisor, Hint, ranked, register_advisor
 from kastkopp.strategy.mia_equilibrium import Equilibrium, solve
 from kastkopp.strategy.review import Graded, Moment, Step, register_grader
+from kastkopp.strategy.work import Work
 
 # The equilibrium is solved to this exploitability (lives); about five seconds once per rule
 # set, then kept for the process. A choice this close to the best counts as the best.
@@ -61,35 +63,45 @@ def _beaten(rules: MiaRules, claim: int | None, strictly: bool) -> float:
                      Fraction(0)))
 
 
+def odds(rules: MiaRules, view: dict[str, Any]) -> dict[str, float]:
+    """The chance that the dice under the cup make the claim to beat, and that a roll
+    beats it."""
+    claim = parse_value(view["claim"]) if view.get("claim") else None
+    return {"claim_beaten": _beaten(rules, claim, strictly=False),
+            "beat_by_rolling": _beaten(rules, claim, strictly=True)}
+
+
+def exchange_values(rules: MiaRules, view: dict[str, Any]) -> dict[str, float] | None:
+    """Heads-up, from the seat's view: each choice's worth in lives for the seat, both
+    playing the solved equilibrium afterwards (``None``: more players alive, or a position
+    the equilibrium does not reach)."""
+    claim = parse_value(view["claim"]) if view.get("claim") else None
+    if sum(1 for a in view["alive"] if a) != 2 or (claim == MIA and view["phase"] == "announce"):
+        return None
+    to_beat, node, hand = _node(view, rules.values)
+    sub = equilibrium(rules).subgames.get(to_beat)
+    if sub is None or node not in sub.solver.tree.index:
+        return None
+    return dict(sub.solver.action_values(node, hand))
+
+
 def grade(game: Game, steps: Sequence[Step]) -> Graded:
     rules = game.rules
     assert isinstance(rules, MiaRules)
-    eq: Equilibrium | None = None
     moments: list[Moment] = []
     for step in steps:
         before = step.before
         if step.kind != "action" or step.seat is None:
             continue
         assert isinstance(before, MiaState)
-        alive = sum(1 for s in range(game.players) if before.alive(s))
         claim = before.claim
         dice = value_name(read(before.dice)) if before.dice and before.phase == "announce" \
             else ""
         situation = {**({"dice": dice} if dice else {}),
                      **({"to_beat": value_name(claim)} if claim else {})}
-        detail = {"claim_beaten": _beaten(rules, claim, strictly=False),
-                  "beat_by_rolling": _beaten(rules, claim, strictly=True)}
-        if alive != 2 or (claim == MIA and before.phase == "announce"):
-            moments.append(Moment(step.index, step.seat, "decision", made=step.action or "",
-                                  situation=situation, detail=detail))
-            continue
-        if eq is None:
-            eq = equilibrium(rules)
-        to_beat, node, hand = _node(before.view(step.seat), rules.values)
-        sub = eq.subgames.get(to_beat)
-        values = None
-        if sub is not None and node in sub.solver.tree.index:
-            values = sub.solver.action_values(node, hand)
+        view = before.view(step.seat)
+        detail = odds(rules, view)
+        values = exchange_values(rules, view)
         if values is None or step.action not in values:
             moments.append(Moment(step.index, step.seat, "decision", made=step.action or "",
                                   situation=situation, detail=detail))
@@ -124,3 +136,41 @@ class EquilibriumMiaPlayer(Player):
         labels = [k for k in policy if k in by_name]
         weights = [float(policy[k][hand]) for k in labels]
         return by_name[rng.choices(labels, weights=weights)[0]]
+
+
+@dataclass
+class MiaAdvisor(Advisor):
+    """The odds of the claim, and heads-up each choice's worth in lives by the solved
+    equilibrium (solved once per rule set, in a worker process on a server)."""
+
+    rules: MiaRules
+
+    @property
+    def key(self) -> Hashable:
+        return ("mia", self.rules)
+
+    def ready(self) -> bool:
+        return self.rules in _SOLVED
+
+    def prepare(self) -> None:
+        equilibrium(self.rules)
+
+    def work(self) -> Work | None:
+        rules = self.rules
+        return Work(("mia", rules), equilibrium, (rules,),
+                    lambda eq: _SOLVED.setdefault(rules, eq))
+
+    def advise(self, view: dict[str, Any]) -> list[Any]:
+        return list(self.hint(view, []).choices)
+
+    def hint(self, view: dict[str, Any], legal: Sequence[str]) -> Hint:
+        values = exchange_values(self.rules, view)
+        if values is not None and legal:
+            values = {k: v for k, v in values.items() if k in legal}
+        return Hint("lives", ranked(values or {}), odds(self.rules, view))
+
+
+@register_advisor("mia")
+def advisor(game: Game) -> Advisor:
+    assert isinstance(game.rules, MiaRules)
+    return MiaAdvisor(game.rules)
