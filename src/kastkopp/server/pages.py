@@ -140,6 +140,7 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("watching"), N_("Preparing the advisor…"),
       N_("The advisor's choices, best first (expected final score)"),
       # the hint of every game: its unit and the odds behind it (static/hint.js)
+      N_("The advisor's choices, best first (expected score this turn)"),
       N_("The advisor's choices, best first (lives won or lost, both playing the solved game)"),
       N_("The advisor's choices, best first (dice won or lost, both playing the solved game)"),
       N_("The advisor's choices, best first (chips won against giving up now)"),

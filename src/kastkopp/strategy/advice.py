@@ -43,10 +43,11 @@ class Hint:
     """What the advisor tells a seat now.
 
     ``choices`` are best first, each worth ``expected`` in ``unit``: "points" (expected final
-    score), "lives" and "dice" (expected gain against the equilibrium), "chips" (against
-    giving up now), "chance" (that the choice is right or the bid holds). ``facts`` are the
-    odds of the position under the names the reviews use ("claim_beaten", "beat_by_rolling",
-    "make_or_beat", "share", "bid_holds"); a position may have facts and no ranking.
+    score), "turn" (expected score this turn, where no solver reaches), "lives" and "dice"
+    (expected gain against the equilibrium), "chips" (against giving up now), "chance" (that
+    the choice is right or the bid holds). ``facts`` are the odds of the position under the
+    names the reviews use ("claim_beaten", "beat_by_rolling", "make_or_beat", "share") and
+    "bid_holds"; a position may have facts and no ranking.
     """
 
     unit: str

@@ -12,6 +12,7 @@ const SHOWN = 6;  // the best few; the rest are rarely worth reading
 // What a choice's number means, per unit the server names.
 const HEADINGS = {
   points: "The advisor's choices, best first (expected final score)",
+  turn: "The advisor's choices, best first (expected score this turn)",
   lives: "The advisor's choices, best first (lives won or lost, both playing the solved game)",
   dice: "The advisor's choices, best first (dice won or lost, both playing the solved game)",
   chips: "The advisor's choices, best first (chips won against giving up now)",
@@ -71,7 +72,7 @@ async function ask() {
  * and chips signed, and how far below the best it is. */
 function worth(unit, value, best) {
   if (unit === "chance") return percent(value);
-  if (unit === "points") {
+  if (unit === "points" || unit === "turn") {
     return value < best ? `${value.toFixed(1)} (−${(best - value).toFixed(1)})` : value.toFixed(1);
   }
   const signed = `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(2)}`;
