@@ -131,4 +131,9 @@ def test_liars_dice_odds_from_own_dice():
     assert hint.unit == "chance"
     assert worth["bid 5x5"] == pytest.approx(1.0)  # five fives in one's own cup
     assert 0.0 < worth["bid 8x5"] < 1.0
-    assert list(worth.values()) == sorted(worth.values(), reverse=True)
+    shown = [round(v, 9) for v in worth.values()]
+    assert shown == sorted(shown, reverse=True)
+    # among bids as sure as each other, the boldest first
+    assert hint.choices[0].expected == pytest.approx(1.0)
+    assert hint.choices[0].choice == "bid 5x5"
+    assert "holds" not in hint.facts and "bid_holds" not in hint.facts  # no bid stands yet

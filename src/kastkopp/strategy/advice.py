@@ -69,8 +69,9 @@ class Hint:
 
 
 def ranked(worth: dict[str, float]) -> tuple[Advice, ...]:
-    """Choices by worth, best first (ties in the order given)."""
-    return tuple(Advice(k, v) for k, v in sorted(worth.items(), key=lambda kv: -kv[1]))
+    """Choices by worth, best first (ties, to a float sum's last digits, in the order given)."""
+    return tuple(Advice(k, v) for k, v in sorted(worth.items(),
+                                                 key=lambda kv: -round(kv[1], 9)))
 
 
 class Advisor(ABC):

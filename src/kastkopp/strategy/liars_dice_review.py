@@ -199,7 +199,8 @@ class LiarsOddsAdvisor(OddsAdvisor):
     game: LiarsDice
 
     def hint(self, view: dict[str, Any], legal: Sequence[str]) -> Hint:
-        actions = [self.game.parse_action(a) for a in legal]
+        # the higher bids first among equal chances: the boldest bid that is as safe
+        actions = [self.game.parse_action(a) for a in reversed(legal)]
         worth = {str(a): next(iter(d.values()))
                  for a, d in zip(actions, chances(self.game, view, actions), strict=True) if d}
         facts: dict[str, float] = {}

@@ -167,7 +167,8 @@ class MiaAdvisor(Advisor):
         values = exchange_values(self.rules, view)
         if values is not None and legal:
             values = {k: v for k, v in values.items() if k in legal}
-        return Hint("lives", ranked(values or {}), odds(self.rules, view))
+        facts = odds(self.rules, view) if view.get("claim") else {}  # nothing to beat yet
+        return Hint("lives", ranked(values or {}), facts)
 
 
 @register_advisor("mia")

@@ -90,4 +90,6 @@ function show({unit = "points", choices = [], facts: odds = {}}) {
     h("code", {}, c.choice), h("span", {class: "worth"}, ` · ${worth(unit, c.expected, best)}`))));
   document.body.dataset.hint = "ready";
   document.body.dataset.hintUnit = unit;
+  // on a phone the answer may fall below the screen or under a docked toolbar
+  document.getElementById("hint")?.scrollIntoView({block: "nearest"});
 }
