@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
-from kastkopp.engine import registered
+from kastkopp.games import registered
 from kastkopp.server.pages import ui_strings
 from test_web_play import ARTIFACTS, CHROMIUM, Person, browser, play_out, server, states
 from test_web_tables import (

@@ -392,6 +392,9 @@ def play_command(
                              "the log (default: secure dice)"),
     log: Path = typer.Option(None, "--log", metavar="FILE",
                              help="write the game's log to FILE (to replay or verify)"),
+    coach: bool = typer.Option(False, "--coach",
+                               help="after each of your decisions, say what it cost and the "
+                               "best choice"),
 ) -> None:
     """Play in the terminal: hot seat for people, bots in the other seats.
 
@@ -428,6 +431,10 @@ def play_command(
                                          narrator=narrator))
         else:
             actors.append(make_bot(game, seat.bot))
+    if coach:
+        from kastkopp.cli_coach import coached
+
+        actors = coached(actors, people, game)
     rng = random.Random(seed)
     try:
         outcome = play_out(table, actors, rng, on_action=narrator)

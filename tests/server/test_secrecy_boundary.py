@@ -6,6 +6,7 @@ game's log). At every position until the next reveal, everything a seat, a spect
 stranger can ask for is fetched from both — the table, the frame, the log, the replay, the
 hint, the chat, the WebSocket's first frame and its answer to the seat's own move — and must
 be the same byte for byte. (The NDJSON table stream sends the very frame the WebSocket does.)
+Every game has a hint, prepared beforehand, so the seat to move is really told one there.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from kastkopp.games import load, registered
 from kastkopp.server.app import create_app
 from kastkopp.server.hub import event_row
 from kastkopp.store import GameTable, LogEvent, Seat
+from kastkopp.strategy.advice import advisor_for
 from worlds import differs, revealed, step, twin
 
 CONFIGS = [
@@ -134,7 +136,10 @@ def test_every_answer_is_the_same_in_worlds_that_differ_in_hidden_dice(
     accounts = [account_id(a, h) for h in people[a][:players]]
     assert accounts == [account_id(b, h) for h in people[b][:players]]
     events = random_log(game, seed=rng.randrange(1000))
-    varied, compared = 0, 0
+    advisor = advisor_for(game)
+    assert advisor is not None, "every game gives hints"
+    advisor.prepare()  # a hint told, not "preparing", in both worlds
+    varied, compared, hinted = 0, 0, 0
     for keep in range(min(players, 2)):  # a twin keeps this seat's dice and varies the rest
         start, end = hidden_stretch(game, events, keep, rng)
         other = twin(game, events[:end], keep, rng, start)
@@ -165,5 +170,7 @@ def test_every_answer_is_the_same_in_worlds_that_differ_in_hidden_dice(
                         f"{what} differs for {'a stranger' if who is None else who} "
                         f"at event {k}")
                 compared += 1
+                hinted += who == keep and dict(seen_a)["/hint"][0] == 200
     assert compared > 0
+    assert hinted > 0, "the seat was never told a hint: the hint went unchecked"
     assert varied > 0, "the worlds never differed: the check would prove nothing"

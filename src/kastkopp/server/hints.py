@@ -1,11 +1,14 @@
 """The advisor's hint at a table: ranked choices for the seat that asks, from its own view.
 
-- ``GET /api/tables/{id}/hint`` — ``200 {"status": "ready", "seq", "choices": [{"choice",
-  "expected"}, ...]}`` best first, or ``202 {"status": "preparing"}`` while the advisor
-  gets ready (ask again in a moment)
+- ``GET /api/tables/{id}/hint`` — ``200 {"status": "ready", "seq", "unit", "choices":
+  [{"choice", "expected"}, ...], "facts": {name: chance}}``: the choices best first, each
+  worth ``expected`` in ``unit`` (points, lives, dice, chips, or the chance it is right),
+  and the odds of the position; or ``202 {"status": "preparing"}`` while the advisor gets
+  ready (ask again in a moment)
 
 Only a seated player may ask, only on that seat's turn, and only from that seat's view
-(``state.view(seat)``), so a hint can never tell more than the seat may know. Which games
+(``state.view(seat)``, and the legal choices the seat is shown), so a hint can never tell
+more than the seat may know. Which games
 have an advisor is the strategy modules' business (:mod:`kastkopp.strategy.advice`); a
 table's creator may turn hints off (``"hints": false`` when the table is made).
 
@@ -24,7 +27,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse, Response
 
-from kastkopp.engine import Game, KastkoppError
+from kastkopp.engine import Game, KastkoppError, notations
 from kastkopp.server.hub import Hub, LiveTable
 from kastkopp.server.workers import Workers
 from kastkopp.store import Account, Store, TableSetting
@@ -131,7 +134,7 @@ async def hint(table_id: TableId, request: Request,
     assert live.table is not None
     seq = live.seq
     view = live.table.state.view(seat)  # the seat's own view, and nothing more
-    choices = await asyncio.to_thread(advisor.advise, view)
-    body: dict[str, Any] = {"status": "ready", "seq": seq,
-                            "choices": [c.to_json() for c in choices]}
+    legal = notations(live.table.state.legal_actions())  # as the seat's frame shows them
+    hinted = await asyncio.to_thread(advisor.hint, view, legal)
+    body: dict[str, Any] = {"status": "ready", "seq": seq, **hinted.to_json()}
     return JSONResponse(body)

@@ -3,17 +3,24 @@
 With a share ``s`` of the pot at the showdown (nobody folding), a choice is worth, in chips
 against folding or knocking now: a call of ``owed`` into ``pot`` is ``s * (pot + owed) - owed``;
 a raise of ``r`` that everyone still in calls is ``r * (s * players - 1)``; a fold, a knock or
-a check is 0. The review grades what was done against the best of what was legal.
+a check is 0. The review grades what was done against the best of what was legal; the hint
+(:class:`BettingAdvisor`) ranks what is legal now by the same worth.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from kastkopp.engine import Action
+from kastkopp.engine import Action, Game
 from kastkopp.games.stakes import AllIn, Call, Check, Fold, Raise
+from kastkopp.strategy.advice import Hint, OddsAdvisor, ranked
 from kastkopp.strategy.review import Moment, Step
+
+# From a seat's view: its share of the pot at the showdown and how many are still in
+# (``None`` where the seat has no bet to weigh).
+ShareOf = Callable[[dict[str, Any], int], tuple[float, int] | None]
 
 
 def worth(action: Action, share: float, players: int, view: dict[str, Any]) -> float | None:
@@ -34,16 +41,43 @@ def worth(action: Action, share: float, players: int, view: dict[str, Any]) -> f
     return None
 
 
+def options(legal: Sequence[Action], share: float, players: int,
+            view: dict[str, Any]) -> dict[str, float]:
+    """Each legal bet's worth in chips (choices that are not bets left out)."""
+    return {str(a): w for a in legal if (w := worth(a, share, players, view)) is not None}
+
+
 def bet_moment(step: Step, action: Action, legal: Sequence[Action], share: float,
                players: int, view: dict[str, Any], situation: dict[str, str]) -> Moment:
     """The decision graded in chips, or described only when it is not a bet."""
     made = worth(action, share, players, view)
-    options = {str(a): w for a in legal if (w := worth(a, share, players, view)) is not None}
+    worths = options(legal, share, players, view)
     detail = {"share": share}
-    if made is None or not options:
+    if made is None or not worths:
         return Moment(step.index, step.seat or 0, "decision", made=str(action),
                       situation=situation, detail=detail)
-    best = max(options, key=lambda k: options[k])
+    best = max(worths, key=lambda k: worths[k])
     return Moment(step.index, step.seat or 0, "decision", made=str(action), best=best,
-                  cost=options[best] - made, situation=situation,
+                  cost=worths[best] - made, situation=situation,
                   detail={**detail, "worth": made})
+
+
+@dataclass
+class BettingAdvisor(OddsAdvisor):
+    """The legal bets ranked by their worth in chips, from the seat's share of the pot."""
+
+    game: Game
+    share_of: ShareOf
+
+    @property
+    def key(self) -> Hashable:
+        return ("betting", self.game.name)
+
+    def hint(self, view: dict[str, Any], legal: Sequence[str]) -> Hint:
+        found = self.share_of(view, view["seat"])
+        if found is None:
+            return Hint("chips")
+        share, players = found
+        actions = [self.game.parse_action(a) for a in legal]
+        return Hint("chips", ranked(options(actions, share, players, view)),
+                    {"share": share})

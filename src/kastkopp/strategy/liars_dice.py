@@ -235,21 +235,38 @@ class StrongLiarsBot(Player):
              legal: Sequence[Action]) -> Action:
         """Keep the dice that most often leave a true bid above the claim after the reroll."""
         keeps = [a for a in legal if isinstance(a, Keep)]
-        size = view["total_dice"]
         best: tuple[float, int] = (-1.0, 0)
         choice = keeps[-1]
-        floor = HAND_INDEX[bid.hand] if isinstance(bid, HandBid) else -1
         for keep in keeps:
-            rolled = rerolls(size - len(keep.faces))
-            if view["bids"] == "hands":
-                made = [made_hands(tuple(sorted((*keep.faces, *faces)))) for faces, _ in rolled]
-                p = sum(w for (_, w), m in zip(rolled, made, strict=True) if m and m[-1] > floor)
-            else:
-                p = sum(w for faces, w in rolled if self.beats((*keep.faces, *faces), bid, view))
+            p = self.keep_chance(keep, bid, view)
             # equal chances: keep more dice (fewer new dice the next player can doubt)
             if (p, len(keep.faces)) > best:
                 best, choice = (p, len(keep.faces)), keep
         return choice
+
+    @classmethod
+    def keep_chance(cls, keep: Keep, bid: Bid | HandBid | None, view: dict[str, Any]) -> float:
+        """Single Hand: the chance that keeping ``keep`` leaves a true bid above ``bid``
+        after the reroll."""
+        rolled = rerolls(view["total_dice"] - len(keep.faces))
+        if view["bids"] == "hands":
+            floor = HAND_INDEX[bid.hand] if isinstance(bid, HandBid) else -1
+            made = [made_hands(tuple(sorted((*keep.faces, *faces)))) for faces, _ in rolled]
+            return sum(w for (_, w), m in zip(rolled, made, strict=True) if m and m[-1] > floor)
+        return sum(w for faces, w in rolled if cls.beats((*keep.faces, *faces), bid, view))
+
+    @staticmethod
+    def claim_chance(bid: Bid | HandBid, view: dict[str, Any]) -> float:
+        """Single Hand, before looking: the chance that the shared cup makes ``bid``, the
+        open dice as they lie and the rerolled ones as the dice fall (no read of the
+        bidders)."""
+        open_dice = view["open_dice"]
+        rerolled = view["total_dice"] - len(open_dice)
+        if not isinstance(bid, HandBid):
+            return bid_chance(bid, open_dice, rerolled, view["ones_wild"])
+        claim = HAND_INDEX[bid.hand]
+        return sum(w for faces, w in rerolls(rerolled)
+                   if claim in made_hands(tuple(sorted((*open_dice, *faces)))))
 
     @staticmethod
     def beats(dice: Sequence[int], bid: Bid | HandBid | None, view: dict[str, Any]) -> bool:

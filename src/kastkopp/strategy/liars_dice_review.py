@@ -7,18 +7,23 @@ Rounds of two players that the CFR solver handles (the rounds the ``strong`` bot
 its equilibrium, :func:`kastkopp.strategy.liars_equilibrium.equilibrium_for`) are graded
 exactly as well: each bid or challenge against the best one, in dice, both players keeping
 to the equilibrium afterwards.
+
+The hint gives the same odds before the choice: for every legal bid the chance it holds,
+for a challenge or an exact call the chance it is right, ranked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from kastkopp.engine import Game
-from kastkopp.games.liars_dice import Bid, Calza, Dudo, HandBid, LiarsDice
+from kastkopp.engine import Action, Game
+from kastkopp.games.liars_dice import Accept, Bid, Calza, Dudo, HandBid, Keep, LiarsDice
 from kastkopp.locale import spoken
+from kastkopp.strategy.advice import Advisor, Hint, OddsAdvisor, ranked, register_advisor
 from kastkopp.strategy.cfr import Decision
 from kastkopp.strategy.liars_dice import StrongLiarsBot, current_bid
 from kastkopp.strategy.liars_equilibrium import BiddingGame, LiarsEquilibrium, equilibrium_for
@@ -137,9 +142,47 @@ def _exact(step: Step, view: dict[str, Any], game: LiarsDice, detail: dict[str, 
                   detail={**detail, "value": worth[step.action or ""]})
 
 
+def chances(game: LiarsDice, view: dict[str, Any], actions: Sequence[Action]
+            ) -> list[dict[str, float]]:
+    """For each action from the seat's view: ``{"holds": p}`` for a bid, ``{"right": p}`` for
+    a challenge or an exact call, ``{}`` where the odds say nothing (a Single Hand round, a
+    view without the seat's own dice)."""
+    if view.get("hand") == "single":
+        return [_single(view, action, current_bid(game, view)) for action in actions]
+    if "your_dice" not in view:
+        return [{} for _ in actions]
+    odds = StrongLiarsBot(game, trust=0.0)  # plain binomial odds, fresh per view
+    bid = current_bid(game, view)
+    out: list[dict[str, float]] = []
+    for action in actions:
+        detail: dict[str, float] = {}
+        if isinstance(action, Bid | HandBid):
+            detail["holds"] = odds.chance(action, view)
+        elif isinstance(action, Dudo) and bid is not None:
+            detail["right"] = 1.0 - odds.chance(bid, view)
+        elif isinstance(action, Calza) and isinstance(bid, Bid):
+            detail["right"] = odds.exact(bid, view)
+        out.append({k: min(1.0, max(0.0, v)) for k, v in detail.items()})  # float sums
+    return out
+
+
+def _single(view: dict[str, Any], action: Action, bid: Bid | HandBid | None
+            ) -> dict[str, float]:
+    """Single Hand: a bid about the cup one has looked into holds or not; a challenge or an
+    acceptance is right by the odds of the open and rerolled dice; a keep by the chance of a
+    true bid above the claim after the reroll."""
+    if isinstance(action, Bid | HandBid) and "your_dice" in view:
+        return {"holds": StrongLiarsBot.chance_in(action, view["your_dice"], view)}
+    if isinstance(action, Dudo | Accept) and bid is not None and "open_dice" in view:
+        holds = min(1.0, max(0.0, StrongLiarsBot.claim_chance(bid, view)))
+        return {"right": holds if isinstance(action, Accept) else 1.0 - holds}
+    if isinstance(action, Keep):
+        return {"right": min(1.0, StrongLiarsBot.keep_chance(action, bid, view))}
+    return {}
+
+
 def grade(game: Game, steps: Sequence[Step]) -> Graded:
     assert isinstance(game, LiarsDice)
-    odds = StrongLiarsBot(game, trust=0.0)
     moments: list[Moment] = []
     for step, seat, made, view in decisions(steps):
         action = game.parse_action(made)
@@ -147,17 +190,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
         situation = {"dice": " ".join(map(str, own))} if own else {}
         if view.get("bid"):
             situation["bid"] = str(view["bid"])
-        detail: dict[str, float] = {}
-        odds._memo = {}
-        if view.get("hand") != "single" and "your_dice" in view:
-            bid = current_bid(game, view)
-            if isinstance(action, Bid | HandBid):
-                detail["holds"] = odds.chance(action, view)
-            elif isinstance(action, Dudo) and bid is not None:
-                detail["right"] = 1.0 - odds.chance(bid, view)
-            elif isinstance(action, Calza) and isinstance(bid, Bid):
-                detail["right"] = odds.exact(bid, view)
-        detail = {k: min(1.0, max(0.0, v)) for k, v in detail.items()}  # float sums
+        detail = chances(game, view, [action])[0]
         exact = _exact(step, view, game, detail, situation)
         moments.append(exact or Moment(step.index, seat, "decision", made=made,
                                        situation=situation, detail=detail))
@@ -179,3 +212,30 @@ def words(game: Game, notation: str, lang: str) -> str:
         return spoken(lang, "bid {bid}", bid=rest.replace("x", "×"))
     return {"dudo": spoken(lang, "challenge the bid"), "calza": spoken(lang, "call it exact"),
             "accept": spoken(lang, "accept")}.get(notation, notation)
+
+
+@dataclass
+class LiarsOddsAdvisor(OddsAdvisor):
+    """Every legal bid by the chance it holds, a challenge or an exact call by the chance it
+    is right (best first), and the chance the standing bid holds."""
+
+    game: LiarsDice
+
+    def hint(self, view: dict[str, Any], legal: Sequence[str]) -> Hint:
+        # the higher bids first among equal chances: the boldest bid that is as safe
+        actions = [self.game.parse_action(a) for a in reversed(legal)]
+        worth = {str(a): next(iter(d.values()))
+                 for a, d in zip(actions, chances(self.game, view, actions), strict=True) if d}
+        facts: dict[str, float] = {}
+        bid = current_bid(self.game, view)
+        if bid is not None and view.get("hand") != "single" and "your_dice" in view:
+            facts["bid_holds"] = chances(self.game, view, [bid])[0]["holds"]
+        elif bid is not None and view.get("hand") == "single" and "your_dice" not in view:
+            facts["bid_holds"] = min(1.0, max(0.0, StrongLiarsBot.claim_chance(bid, view)))
+        return Hint("chance", ranked(worth), facts)
+
+
+@register_advisor("liars_dice")
+def advisor(game: Game) -> Advisor:
+    assert isinstance(game, LiarsDice)
+    return LiarsOddsAdvisor(game)

@@ -21,7 +21,7 @@ player that weighs those is a solver's work.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -40,6 +40,7 @@ from kastkopp.games.yatzy import (
     score,
 )
 from kastkopp.strategy import register_bot
+from kastkopp.strategy.advice import Hint, OddsAdvisor, ranked
 
 
 def _points(row: str, dice: Faces, rules: YatzyRules, cells: dict[str, Cell],
@@ -102,6 +103,36 @@ class GreedyYatzyBot(Player):
             if expected > now + 1e-9 and Keep(keep) in legal:
                 return Keep(keep)
         return Score(row)
+
+
+@dataclass
+class GreedyYatzyAdvisor(OddsAdvisor):
+    """For rule sets beyond the solver (six dice, saved throws): every keep and row by the
+    score it is expected to write this turn, played greedily (the greedy bot's measure)."""
+
+    rules: YatzyRules
+
+    @property
+    def key(self) -> Hashable:
+        return ("yatzy-greedy", self.rules)
+
+    def hint(self, view: dict[str, Any], legal: Sequence[str]) -> Hint:
+        seat = view["seat"]
+        if seat is None or view.get("player") != seat or not view.get("dice"):
+            return Hint("turn")
+        cells: dict[str, Cell] = dict(zip(view["rows"], view["sheets"][seat], strict=True))
+        dice = tuple(view["dice"])
+        extra = self.rules.yatzy_bonus if extra_yatzy(self.rules, cells, dice) else 0
+        worth = {f"score {row}": _points(row, dice, self.rules, cells, view["throw"] == 1) + extra
+                 for row in playable_rows(self.rules, cells, dice)}
+        rerolls = view["throws"] - view["throw"]
+        if rerolls > 0:
+            depth = min(rerolls, 3) - 1  # as the greedy bot looks ahead
+            values = _stages(self.rules, _sheet_key(cells), depth)[depth]
+            throws = Throws.of(self.rules.dice)
+            at = {str(Keep(k)): i for i, k in enumerate(throws.keeps)}
+            worth.update({a: values[at[a]] for a in legal if a in at})
+        return Hint("turn", ranked({a: v for a, v in worth.items() if a in legal}))
 
 
 @register_bot("yatzy", "greedy", "plays each turn for the best score it can write this turn")

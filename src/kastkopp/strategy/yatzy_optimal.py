@@ -25,7 +25,7 @@ from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import register_bot
 from kastkopp.strategy.advice import Advice, Advisor, register_advisor
 from kastkopp.strategy.work import LRU, Work, env_int, register_warm_up
-from kastkopp.strategy.yatzy import GreedyYatzyBot
+from kastkopp.strategy.yatzy import GreedyYatzyAdvisor, GreedyYatzyBot
 
 if TYPE_CHECKING:
     from kastkopp.strategy.yatzy_solver import SolvedTable
@@ -161,12 +161,13 @@ class OptimalYatzyAdvisor(Advisor):
 
 @register_advisor("yatzy")
 def advisor(game: Game) -> Advisor | None:
-    """Five-dice rule sets with a fixed number of throws (the solver's reach)."""
+    """Five-dice rule sets with a fixed number of throws (the solver's reach) from the solved
+    table; the others (Maxi) by the score this turn, as the greedy bot plays."""
     from kastkopp.strategy.yatzy_solver import Sheet
 
     assert isinstance(game.rules, YatzyRules)
     try:
         Sheet.check(game.rules)
     except RuleError:
-        return None
+        return GreedyYatzyAdvisor(game.rules)
     return OptimalYatzyAdvisor(game.rules)
