@@ -19,6 +19,9 @@ from typer.testing import CliRunner
 from kastkopp.cli import app
 from kastkopp.games import load
 
+# slow: tells every game's positions and events in three languages
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 LOCALE = Path(__file__).resolve().parent.parent / "src" / "kastkopp" / "locale"
 WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'-]*[A-Za-zÀ-ÿ]")

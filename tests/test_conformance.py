@@ -27,6 +27,9 @@ from kastkopp.dice import SeededDice
 from kastkopp.engine import IllegalAction, Table
 from kastkopp.games import load, registered
 
+# slow: plays every game and preset at random under hypothesis (about 40 s alone)
+pytestmark = pytest.mark.slow
+
 CONFIGS = [
     pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")
     for name, cls in sorted(registered().items())

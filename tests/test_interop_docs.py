@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# slow: runs the interop page's examples through OpenSpiel and PettingZoo
+pytestmark = pytest.mark.slow
+
 DOC = Path(__file__).resolve().parent.parent / "docs" / "interop.md"
 # the optional library each adapter needs (the "rl" and "openspiel" extras)
 THIRD_PARTY = {"kastkopp.interop.openspiel": "pyspiel", "kastkopp.interop.pettingzoo": "pettingzoo"}

@@ -20,6 +20,9 @@ from open_spiel.python.policy import TabularPolicy  # noqa: E402
 
 from kastkopp.interop import openspiel as adapter  # noqa: E402
 
+# slow: random simulations of every game and preset through the adapter
+pytestmark = pytest.mark.slow
+
 CONFIGS = [
     pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")
     for name, cls in sorted(registered().items())

@@ -18,6 +18,9 @@ from pettingzoo.test import api_test, seed_test
 
 from kastkopp.interop.pettingzoo import env
 
+# slow: random simulations of every game and preset through the adapter
+pytestmark = pytest.mark.slow
+
 CONFIGS = [
     pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")
     for name, cls in sorted(registered().items())

@@ -17,6 +17,9 @@ from kastkopp.strategy import make_bot
 from kastkopp.strategy.mia import EquilibriumMiaBot
 from kastkopp.strategy.mia_equilibrium import equilibrium_for
 
+# slow: bots play whole series of games (seconds each)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def slosch():

@@ -19,6 +19,9 @@ from kastkopp.engine import Table, seen_by
 from kastkopp.games import load, registered
 from worlds import differs, revealed, step, twin
 
+# slow: replays every game and preset in twin worlds (over a minute alone)
+pytestmark = pytest.mark.slow
+
 CONFIGS = [
     pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")
     for name, cls in sorted(registered().items())

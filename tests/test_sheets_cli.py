@@ -9,6 +9,9 @@ from typer.testing import CliRunner
 
 from kastkopp.cli import app
 
+# slow: fills whole sheets through the command line (seconds each)
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 
 # seed 003's worked example, typed as a player would: cells, names, or what happened

@@ -45,7 +45,6 @@ from kastkopp.engine import (
     check_log,
     play_out,
 )
-from kastkopp.games import load, registered
 from kastkopp.interop import commands as interop_commands
 from kastkopp.locale import minus
 from kastkopp.sheets.cli import sheet_app
@@ -141,6 +140,7 @@ def seat_names(seats: Sequence[Seat]) -> list[str]:
 
 
 def make_game(name: str, preset: str | None, rules: Sequence[str], players: int) -> Game:
+    from kastkopp.games import load  # at run time: --help loads no game
     return load(name, preset=preset, players=players, **parse_rules(rules))
 
 
@@ -152,6 +152,8 @@ def make_game(name: str, preset: str | None, rules: Sequence[str], players: int)
 def games_command(as_json: bool = typer.Option(False, "--json",
                                                help="print JSON for programs")) -> None:
     """List the games, their presets, house rules and bots."""
+    from kastkopp.games import registered  # at run time: --help loads no game
+
     listing = []
     for name, cls in sorted(registered().items()):
         rules_cls = cls.rules_class
@@ -402,6 +404,7 @@ def play_command(
     for every legal action, or "quit" to stop. With several people at the keyboard the
     screen is cleared between turns, and each is told what happened since their last one.
     """
+    from kastkopp.games import registered  # at run time: --help loads no game
     games = registered()
     if game_name is None:
         game_name = pick(say("Game"), sorted(games), "mia")
@@ -699,6 +702,7 @@ def odds_command(
     as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
 ) -> None:
     """Odds computed from the rules (for Slosch: the chance a fresh roll beats each value)."""
+    from kastkopp.games import load, registered  # at run time: --help loads no game
     cls = registered().get(game_name)
     players = cls.default_players if cls is not None else 2
     known = parse_rules(given or [])

@@ -70,3 +70,12 @@ def servers() -> Iterator[list[ServerProcess]]:
     yield started
     for server in started:
         server.stop()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # slow: each test starts an app with its own database (about half a second alone, two
+    # hundred of them); `make test-fast` leaves the server's tests to `make test`
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.slow)

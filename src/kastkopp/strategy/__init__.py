@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kastkopp.engine import Action, Game, Player, RuleError
-from kastkopp.games import load_part
 
 BotFactory = Callable[[Game], Player]
 
@@ -47,6 +46,8 @@ def register_bot(game: str, name: str, help: str) -> Callable[[BotFactory], BotF
 
 def load_strategy(game: str) -> None:
     """Import the strategy modules ``game`` names, so its bots, advisor and odds register."""
+    from kastkopp.games import load_part  # not at import: the command line's help loads no game
+
     load_part(game, "strategy")
 
 
