@@ -1,12 +1,12 @@
-"""The Mäxchen commands of the ``kastkopp`` command line.
+"""``kastkopp maexchen-server`` and ``kastkopp bot maexchen``: Mia on the Mäxchen
+bot-competition protocol.
 
 ::
 
     kastkopp maexchen-server --port 9000 --answer-timeout-ms 250
     kastkopp bot maexchen --server localhost:9000 --strategy sensible --name kastkopp
 
-:mod:`kastkopp.cli` wires these functions in as commands; they raise
-:class:`~kastkopp.engine.KastkoppError` for anything a user typed wrong.
+They raise :class:`~kastkopp.engine.KastkoppError` for anything a user typed wrong.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from kastkopp.cli_support import lazy_console
-from kastkopp.dice import DiceSource, SecureDice, SeededDice
-from kastkopp.engine import KastkoppError
+from kastkopp.cli.app import app
+from kastkopp.cli.support import friendly, lazy_console
 
 if TYPE_CHECKING:
+    from kastkopp.dice import DiceSource
     from kastkopp.interop.maexchen import RoundResult
 
 # kastkopp.interop.maexchen.DEFAULT_PORT, repeated: the protocol module loads the games, which
@@ -32,11 +32,17 @@ DEFAULT_PORT = 9000
 console = lazy_console(highlight=False)
 
 
+bot_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                      help="Let kastkopp's bots play elsewhere.")
+
+
 def _say(text: str) -> None:
     console.print(text)
     sys.stdout.flush()  # someone may be reading the address from a pipe
 
 
+@app.command("maexchen-server")
+@friendly
 def maexchen_server(
     port: int = typer.Option(DEFAULT_PORT, "--port", help="UDP port (0: any free port)"),
     host: str = typer.Option("0.0.0.0", "--host", help="address to listen on"),
@@ -50,6 +56,8 @@ def maexchen_server(
     """Run a Mäxchen bot-competition server (UDP) playing Mia's maexchen preset."""
     import asyncio
 
+    from kastkopp.dice import SecureDice, SeededDice
+    from kastkopp.engine import KastkoppError
     from kastkopp.interop.maexchen import MaexchenServer
 
     if not 0 <= port < 65536:
@@ -87,6 +95,8 @@ def maexchen_server(
                                     sorted(server.scores.items(), key=lambda kv: -kv[1])))
 
 
+@bot_app.command("maexchen")
+@friendly
 def bot_maexchen(
     server: str = typer.Option(f"127.0.0.1:{DEFAULT_PORT}", "--server", metavar="HOST:PORT",
                                help="the Mäxchen server"),
@@ -99,6 +109,7 @@ def bot_maexchen(
     """Let a kastkopp bot play Mia on a Mäxchen bot-competition server."""
     import asyncio
 
+    from kastkopp.engine import KastkoppError
     from kastkopp.interop.maexchen import MaexchenClient, bot_names, parse_server
 
     if strategy not in bot_names():

@@ -8,14 +8,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from kastkopp.cli import app, console, friendly, read_log
-from kastkopp.cli_support import rich_table
-from kastkopp.engine import RuleError
+from kastkopp.cli.app import app
+from kastkopp.cli.logs import read_log
+from kastkopp.cli.options import AsJson, LogFile
+from kastkopp.cli.support import console, friendly, rich_table
 
 if TYPE_CHECKING:  # a review is loaded by the command that makes one, not by --help
     from kastkopp.strategy.review import Review
@@ -24,11 +24,13 @@ if TYPE_CHECKING:  # a review is loaded by the command that makes one, not by --
 @app.command("review")
 @friendly
 def review_command(
-    log: Path = typer.Argument(..., metavar="LOG.json"),
-    seat: int | None = typer.Option(None, "--seat", help="only this seat (0 is the first)"),
-    as_json: bool = typer.Option(False, "--json"),
+    log: LogFile,
+    seat: int | None = typer.Option(None, "--seat", metavar="N",
+                                    help="only this seat (0 is the first)"),
+    as_json: AsJson = False,
 ) -> None:
     """Review a finished game: each decision, the best choice, and what it cost."""
+    from kastkopp.engine import RuleError
     from kastkopp.strategy.review import review
 
     result = review(read_log(log))

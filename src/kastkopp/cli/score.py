@@ -11,7 +11,9 @@ import json
 
 import typer
 
-from kastkopp.cli import app, console, friendly, parse_rules
+from kastkopp.cli.app import app
+from kastkopp.cli.options import AsJson, HouseRules
+from kastkopp.cli.support import console, friendly, parse_rules
 
 
 @app.command("score")
@@ -23,9 +25,8 @@ def score_command(
     dice: list[str] = typer.Argument(..., metavar="DICE", help="the dice, e.g. 3 3 5 5 5"),
     first_throw: bool = typer.Option(False, "--first-throw",
                                      help="the dice were the turn's first throw"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    rule: HouseRules = None,
+    as_json: AsJson = False,
 ) -> None:
     """What a row of a Yatzy-family sheet scores for some dice (to check a paper sheet)."""
     from kastkopp.games.yatzy import check_row

@@ -15,7 +15,8 @@ from typing import Any
 
 import typer
 
-from kastkopp.cli_support import console, errors, friendly, parse_rules, rich_table
+from kastkopp.cli.options import AsJson, HouseRules, Preset
+from kastkopp.cli.support import console, errors, friendly, parse_rules, rich_table
 
 solve_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                         help="Solve a game: its value and how to play it.")
@@ -23,17 +24,7 @@ advise_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_comple
                          help="What to do now, in numbers, from a solved table.")
 
 
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``solve`` and ``advise`` to the main command line."""
-    app.add_typer(solve_app, name="solve")
-    app.add_typer(advise_app, name="advise")
-
-
-
-
-def _rules(rule_class: Any, preset: str | None, pairs: list[str]) -> Any:
+def _rules(rule_class: Any, preset: str | None, pairs: list[str] | None) -> Any:
     return rule_class.make(preset, **parse_rules(pairs))
 
 
@@ -61,16 +52,14 @@ def _percent(p: Any) -> str:
 @solve_app.command("mia")
 @friendly
 def solve_mia(
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
+    preset: Preset = None,
+    rule: HouseRules = None,
     passes: int = typer.Option(1, "--passes", min=0, max=5,
                                help="how often one claim may be passed on in a row (the "
                                "rules: once)"),
     target: float = typer.Option(1e-4, "--target", min=1e-9, max=0.1,
                                  help="exploitability to reach in every subgame, in lives"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """Heads-up Slosch: the equilibrium of one exchange (announce, believe, call, pass)."""
     from kastkopp.games.mia import MiaRules
@@ -115,12 +104,12 @@ pass     how often the other player believes it and passes the cup on unseen"""
 @solve_app.command("linka")
 @friendly
 def solve_linka(
-    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
+    preset: Preset = None,
     rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
                                    help="a house rule (repeatable; Tärningsspel's example "
                                    "plays ante=5)"),
     fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """Heads-up Linka: the betting equilibrium of one pot, exactly (a linear programme for
     every deal)."""
@@ -156,12 +145,11 @@ def solve_linka(
 @solve_app.command("knack")
 @friendly
 def solve_knack(
-    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
+    preset: Preset = None,
+    rule: HouseRules = None,
     versus: str = typer.Option(None, "--versus", help="also play the equilibrium bot off "
                                "against this bot, exactly (every position, no sampling)"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """Heads-up Knack: every position's value and best move, by backward induction."""
     from kastkopp.engine import RuleError
@@ -217,10 +205,9 @@ def solve_knack(
 def solve_yatzy(
     preset: str = typer.Option(None, "--preset", metavar="NAME",
                                help="yatzy, yahtzee, tarningspoker, ..."),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
+    rule: HouseRules = None,
     fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """Optimal solitaire Yatzy: the highest expected score under a rule set."""
     from kastkopp.games.yatzy import YatzyRules
@@ -249,7 +236,8 @@ def _read_dice(text: str) -> tuple[int, ...]:
 
     digits = [c for c in text if not c.isspace() and c not in ",;"]
     if not all(c.isdigit() for c in digits):
-        raise IllegalAction(f"the dice must be five values 1 to 6, not '{text.strip()}'")
+        raise IllegalAction("the dice must be five values 1 to 6, not '{text}'",
+                            text=text.strip())
     return tuple(int(c) for c in digits)
 
 
@@ -264,11 +252,9 @@ def advise_yatzy(
     yatzy_zero: bool = typer.Option(False, "--yatzy-zero",
                                     help="the Yatzy row was crossed out (holds 0)"),
     score: float = typer.Option(0.0, "--score", help="points already on the sheet"),
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    preset: Preset = None,
+    rule: HouseRules = None,
+    as_json: AsJson = False,
 ) -> None:
     """Every choice now with its expected final score, best first (from the solved table)."""
     from kastkopp.games.yatzy import YatzyRules
@@ -304,8 +290,7 @@ def solve_liars(
     dice: int = typer.Option(1, "--dice", min=1, max=5, help="dice in each cup"),
     preset: str = typer.Option(None, "--preset", metavar="NAME",
                                help="kastkopp rules (default lognare)"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
+    rule: HouseRules = None,
     openspiel: bool = typer.Option(False, "--openspiel", help="OpenSpiel's rules: the "
                                    "highest face wild, bids by count then face"),
     faces: int = typer.Option(6, "--faces", min=2, max=9, help="faces of a die (2 to 6 with "
@@ -315,7 +300,7 @@ def solve_liars(
     variant: str = typer.Option("cfr+", "--variant", help="cfr+ or dcfr"),
     max_memory: float = typer.Option(2.0, "--max-memory", min=0.001,
                                      help="GB the solver's tables may take"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """One round of two-player liar's dice: its value and an equilibrium, by CFR."""
     from kastkopp.engine import RuleError
@@ -331,7 +316,7 @@ def solve_liars(
         bidding = Bidding.openspiel(dice=dice, faces=faces)
     else:
         fewer = [f"faces={faces}"] if faces != 6 else []
-        rules = _rules(LiarsRules, preset or "lognare", [*rule, f"dice={dice}", *fewer])
+        rules = _rules(LiarsRules, preset or "lognare", [*(rule or []), f"dice={dice}", *fewer])
         bidding = Bidding.from_rules(rules)
     with _progress("solving", 1) as update:
         eq = solve(bidding, target=target, variant=variant, max_bytes=max_memory * 1e9,

@@ -1,0 +1,57 @@
+"""``kastkopp odds``: odds computed from a game's rules."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+from kastkopp.cli.app import app
+from kastkopp.cli.options import AsJson, Game, HouseRules, Preset
+from kastkopp.cli.support import console, friendly, parse_rules, rich_table
+
+
+def _format_cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.1%}" if 0.0 <= value <= 1.0 else f"{value:.4f}"
+    return str(value)
+
+
+@app.command("odds")
+@friendly
+def odds_command(
+    game_name: Game,
+    given: list[str] = typer.Argument(None, metavar="NAME=VALUE", show_default=False,
+                                      help="what is known, e.g. linka=6,3 open=2; a house "
+                                      "rule may be given here too, e.g. order=classic"),
+    preset: Preset = None,
+    rule: HouseRules = None,
+    as_json: AsJson = False,
+) -> None:
+    """Odds computed from the rules (for Slosch: the chance a fresh roll beats each value)."""
+    from kastkopp.engine import load, registered
+
+    cls = registered().get(game_name)
+    players = cls.default_players if cls is not None else 2
+    known = parse_rules(given or [])
+    house = {spec.name for spec in cls.rules_class.specs()} if cls is not None else set()
+    rules = {**{k: v for k, v in known.items() if k in house}, **parse_rules(rule)}
+    game = load(game_name, preset=preset, players=players, **rules)
+    rows = game.odds(**{k: v for k, v in known.items() if k not in house})
+    if as_json:
+        console.print_json(json.dumps(rows, ensure_ascii=False))
+        return
+    console.print(f"Odds — {game.title}", style="bold", highlight=False)
+    table = rich_table()
+    columns = list(rows[0]) if rows else []
+    for column in columns:
+        numeric = all(isinstance(row[column], int | float)
+                      or str(row[column]).replace("/", "").isdigit() or row[column] == ""
+                      for row in rows)
+        table.add_column(column, justify="right" if numeric else "left")
+    for row in rows:
+        table.add_row(*(_format_cell(row[c]) for c in columns))
+    console.print(table)
+
+
