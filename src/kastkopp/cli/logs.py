@@ -117,8 +117,8 @@ def verify_command(log: Path = typer.Argument(..., metavar="LOG.json",
     matched = (say("The roll matches the {source} dice", source=source["source"]) if rolls == 1
                else say("All {count} rolls match the {source} dice", count=rolls,
                         source=source["source"]))
-    matched += (f" (seed hash {source['server_seed_sha256'][:16]}…)"
-                if "server_seed_sha256" in source else "")
+    if "server_seed_sha256" in source:
+        matched += " " + say("(seed hash {hash}…)", hash=source["server_seed_sha256"][:16])
     if not result.complete:
         label = escape(say("incomplete:"))
         errors.print(f"[bold yellow]{label}[/] " + say(

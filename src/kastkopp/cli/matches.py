@@ -24,7 +24,7 @@ import typer
 from kastkopp.cli.app import app
 from kastkopp.cli.options import AsJson, HouseRules, Logs, Preset, Seed, TwoPlayerGame
 from kastkopp.cli.seats import make_game, parse_seats, seat_names
-from kastkopp.cli.support import console, friendly, rich_table
+from kastkopp.cli.support import console, friendly, language, rich_table, say
 
 DEFAULT_GAME = "poker_dice"
 
@@ -83,7 +83,7 @@ class Seating:
                 narrator(seat, action)
 
         if people:
-            console.rule(f"{pair[0]} against {pair[1]}")
+            console.rule(say("{a} against {b}", a=pair[0], b=pair[1]))
         self.played += 1
         try:
             outcome = play_out(table, actors, self.rng, on_action=narrate)
@@ -108,15 +108,17 @@ def match_line(match: Match) -> str:
     return f"{a} {wins[0]}-{wins[1]} {b}"
 
 
-def logged_play(seating: Seating, match_label: str = "") -> PlayGame:
+def logged_play(seating: Seating) -> PlayGame:
     """Play a game and print one line about it."""
     count = itertools.count(1)
 
     def play(game: Game, pair: tuple[str, str]) -> str | None:
         winner = seating.play(game, pair)
-        result = "drawn" if winner is None else f"{winner} won"
-        console.print(f"{match_label}game {next(count)}: {pair[0]} against {pair[1]} — "
-                      f"{result}", highlight=False)
+        number, (a, b) = next(count), pair
+        console.print(say("game {number}: {a} against {b} — drawn", number=number, a=a, b=b)
+                      if winner is None else
+                      say("game {number}: {a} against {b} — {winner} won", number=number,
+                          a=a, b=b, winner=winner), highlight=False)
         return winner
 
     return play
@@ -150,7 +152,8 @@ def match_command(
     if as_json:
         console.print_json(json.dumps(match.to_json(), ensure_ascii=False))
         return
-    console.print(f"{match.winner} wins the match {match_line(match)}.", highlight=False)
+    console.print(say("{name} wins the match {score}.", name=match.winner,
+                      score=match_line(match)), highlight=False)
 
 
 @app.command("chouette")
@@ -177,10 +180,10 @@ def chouette_command(
     roll_off = roll_for_order(seating.names, seating.roll)
     if not as_json:
         for number, rolls in enumerate(roll_off.rounds, start=1):
-            label = "Dice for the order" if number == 1 else "Rolled again"
-            console.print(f"{label}: " + ", ".join(f"{n} {f}" for n, f in rolls),
-                          highlight=False)
-        console.print("Order: " + ", ".join(roll_off.order), highlight=False)
+            thrown = ", ".join(f"{n} {f}" for n, f in rolls)
+            console.print(say("Dice for the order: {rolls}", rolls=thrown) if number == 1
+                          else say("Rolled again: {rolls}", rolls=thrown), highlight=False)
+        console.print(say("Order: {names}", names=", ".join(roll_off.order)), highlight=False)
     chouette = play_chouette(game, roll_off.order, games,
                              seating.play if as_json else logged_play(seating))
     if as_json:
@@ -188,14 +191,16 @@ def chouette_command(
         data["rolls"] = [[list(r) for r in rolls] for rolls in roll_off.rounds]
         console.print_json(json.dumps(data, ensure_ascii=False))
         return
-    table = rich_table(title=f"Chouette after {games} games")
-    for column in ("player", "played", "won", "lost"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+    table = rich_table(title=say("Chouette after 1 game") if games == 1
+                       else say("Chouette after {count} games", count=games))
+    table.add_column(say("player"))
+    for column in (say("played"), say("won"), say("lost")):
+        table.add_column(column, justify="right")
     for row in chouette.standings():
         table.add_row(row.player, str(row.played), str(row.won), str(row.lost))
     console.print(table)
-    console.print(f"At the table now: {chouette.table[0]} and {chouette.table[1]}; "
-                  f"waiting: {', '.join(chouette.waiting)}", highlight=False)
+    console.print(say("At the table now: {a} and {b}; waiting: {names}", a=chouette.table[0],
+                      b=chouette.table[1], names=", ".join(chouette.waiting)), highlight=False)
 
 
 @app.command("knockout")
@@ -230,17 +235,18 @@ def knockout_command(
 
     bracket = Knockout(tuple(seeds))
     if not as_json:
-        console.print("Seeds: " + ", ".join(f"{i}. {n}" for i, n in enumerate(seeds, 1)),
-                      highlight=False)
+        console.print(say("Seeds: {seeds}", seeds=", ".join(
+            f"{i}. {n}" for i, n in enumerate(seeds, 1))), highlight=False)
 
     def report(pairing: Pairing, match: Match) -> None:
         if not as_json:
-            console.print(f"{bracket.round_name(pairing.round)}: {match_line(match)}",
+            console.print(f"{bracket.round_name(pairing.round, language())}: "
+                          f"{match_line(match)}",
                           highlight=False)
 
     cup = play_knockout(game, seeds, best_of, seating.play, on_match=report)
     if as_json:
         console.print_json(json.dumps(cup.to_json(), ensure_ascii=False))
         return
-    console.rule("Bracket")
-    console.print("\n".join(cup.lines()), highlight=False)
+    console.rule(say("Bracket"))
+    console.print("\n".join(cup.lines(language())), highlight=False)

@@ -9,13 +9,37 @@ import typer
 
 from kastkopp.cli.app import app
 from kastkopp.cli.options import AsJson, Game, HouseRules, Preset
-from kastkopp.cli.support import console, friendly, parse_rules, rich_table
+from kastkopp.cli.support import console, friendly, language, parse_rules, rich_table, say
 
 
 def _format_cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.1%}" if 0.0 <= value <= 1.0 else f"{value:.4f}"
-    return str(value)
+    return known(str(value))
+
+
+def heading(column: str) -> str:
+    """A column of the odds (an English key of the JSON) as the player's language names it."""
+    words = {"value": say("value"), "beaten": say("beaten"), "event": say("event"),
+             "chance": say("chance"), "exact": say("exact"), "both": say("both"),
+             "sum": say("sum"), "high": say("high"), "low": say("low"),
+             "nothing": say("nothing"), "bid": say("bid"), "at_least": say("at least"),
+             "exactly": say("exactly"), "class": say("class"), "row": say("row"),
+             "one_throw": say("one throw"), "within_turn": say("within the turn"),
+             "expected": say("expected"), "hand": say("hand"), "name": say("name"),
+             "throws": say("throws"), "keep": say("keep"), "reroll": say("reroll")}
+    return words.get(column, column.replace("_", " "))
+
+
+def known(text: str) -> str:
+    """A text of a game's odds (English data) in the player's language, where the catalogs
+    hold it; names, dice and numbers are left as they are."""
+    if language() == "en" or not text or not text[0].isalpha():
+        return text
+    from kastkopp.engine import Message
+    from kastkopp.locale.messages import translate
+
+    return translate(Message(text, {}), language())
 
 
 @app.command("odds")
@@ -42,14 +66,14 @@ def odds_command(
     if as_json:
         console.print_json(json.dumps(rows, ensure_ascii=False))
         return
-    console.print(f"Odds — {game.title}", style="bold", highlight=False)
+    console.print(say("Odds — {game}", game=say(game.title)), style="bold", highlight=False)
     table = rich_table()
     columns = list(rows[0]) if rows else []
     for column in columns:
         numeric = all(isinstance(row[column], int | float)
                       or str(row[column]).replace("/", "").isdigit() or row[column] == ""
                       for row in rows)
-        table.add_column(column, justify="right" if numeric else "left")
+        table.add_column(heading(column), justify="right" if numeric else "left")
     for row in rows:
         table.add_row(*(_format_cell(row[c]) for c in columns))
     console.print(table)

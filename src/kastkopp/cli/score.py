@@ -13,7 +13,7 @@ import typer
 
 from kastkopp.cli.app import app
 from kastkopp.cli.options import AsJson, HouseRules
-from kastkopp.cli.support import console, friendly, parse_rules
+from kastkopp.cli.support import console, friendly, parse_rules, say
 
 
 @app.command("score")
@@ -35,9 +35,12 @@ def score_command(
     if as_json:
         console.print_json(json.dumps(entry, ensure_ascii=False))
         return
-    thrown = " ".join(map(str, entry["dice"])) + (" on the first throw" if first_throw else "")
-    written = {"-": "a dash (not made)"}.get(str(entry["written"]), str(entry["written"]))
-    if entry["written"] == 0 and not entry["made"]:
-        written = "0 (not made)"
-    console.print(f"{entry['title']} · {entry['label']} with {thrown}: {written}",
-                  highlight=False)
+    faces = " ".join(map(str, entry["dice"]))
+    thrown = (say("{dice} on the first throw", dice=faces) if first_throw else faces)
+    written = str(entry["written"])
+    if written == "-":
+        written = say("a dash (not made)")
+    elif entry["written"] == 0 and not entry["made"]:
+        written = say("0 (not made)")
+    console.print(say("{title} · {row} with {dice}: {written}", title=say(entry["title"]),
+                      row=entry["label"], dice=thrown, written=written), highlight=False)

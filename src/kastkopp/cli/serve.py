@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from kastkopp.cli.app import app
-from kastkopp.cli.support import console, friendly
+from kastkopp.cli.support import console, friendly, say
 
 
 @app.command("serve")
@@ -37,8 +37,8 @@ def serve_command(
     try:
         from kastkopp.server import serve
     except ImportError as exc:
-        raise KastkoppError(f"the server needs its extras: pip install 'kastkopp[server]' "
-                            f"({exc.name} is missing)") from None
+        raise KastkoppError("the server needs its extras: pip install 'kastkopp[server]' "
+                            "({name} is missing)", name=exc.name) from None
     from kastkopp.server.limits import RateLimits
     from kastkopp.store import default_url
 
@@ -47,9 +47,11 @@ def serve_command(
             RateLimits(guest_per_address=guest_limit)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--guest-limit") from None
-    console.print(f"kastkopp server on http://{host}:{port} · database {db or default_url()}")
+    console.print(say("kastkopp server on {address} · database {db}",
+                      address=f"http://{host}:{port}", db=db or default_url()), highlight=False)
     if maexchen:
-        console.print(f"Mäxchen server on udp://{host}:{maexchen_port}")
+        console.print(say("Mäxchen server on {address}", address=f"udp://{host}:{maexchen_port}"),
+                      highlight=False)
     serve(host=host, port=port, db=db, redis_url=redis, bot_delay=bot_delay,
           maexchen_port=maexchen_port if maexchen else None,
           maexchen_timeout=answer_timeout_ms / 1000, guest_limit=guest_limit,

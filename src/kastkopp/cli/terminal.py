@@ -30,6 +30,11 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> str:
     return game.render(view if lang == "en" else {**view, "lang": lang}, names)
 
 
+def told(game: Game, text: str) -> str:
+    """An action's notation in the player's language, in words the game reads back."""
+    return game.told_action(text, language())
+
+
 def public_text(action: Action, table: Table, seat: int) -> str:
     """How ``seat``'s action reads to the others: its public form, never hidden dice.
 
@@ -65,7 +70,7 @@ class Narrator:
         if seat in self.people:
             self.seen[seat] = len(self.told)
         if seat not in self.people or self.hot_seat:
-            text = public_text(action, self.table, seat)
+            text = told(self.table.game, public_text(action, self.table, seat))
             self.tell(f"[dim]{escape(self.names[seat])}:[/] {escape(text)}")
         view = self.table.state.view(None)
         last = view.get("last_round")
@@ -109,7 +114,7 @@ class TerminalPlayer(Player):
                 self.narrator.catch_up(self.seat)
         console.rule(say("{name}'s turn", name=name))
         console.print(board(self.game, view, self.names), highlight=False)
-        options = [str(a) for a in legal]
+        options = [told(self.game, str(a)) for a in legal]
         shown = options if len(options) <= 12 else [*options[:10], "…", options[-1]]
         console.print("[dim]" + escape(say("legal: {actions}   (? lists all, quit stops)",
                                            actions=", ".join(shown))) + "[/]",
@@ -149,7 +154,8 @@ class TerminalPlayer(Player):
         best = sorted(better.items(), key=lambda item: -item[1])[:3]
         offer = ", ".join(f"{r} {v}" for r, v in best)
         return confirm(say("{action} scores {points} here (instead: {offer}). Write it?",
-                           action=str(action), points=options[row], offer=offer))
+                           action=told(self.game, str(action)), points=options[row],
+                           offer=offer))
 
     def _unreadable(self, text: str, error: IllegalAction) -> str:
         """The state may explain unreadable text better (what would be legal instead)."""
@@ -165,7 +171,7 @@ class TerminalPlayer(Player):
             self.table.state.apply(action)
         except IllegalAction as exc:
             return tell(exc)
-        return say("'{action}' is not possible now", action=str(action))
+        return say("'{action}' is not possible now", action=told(self.game, str(action)))
 
 def pick(question: str, options: Sequence[str], default: str) -> str:
     console.print(f"{question}: " + ", ".join(f"[cyan]{o}[/]" for o in options))

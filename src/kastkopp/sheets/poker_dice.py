@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kastkopp.engine import IllegalAction, Rules, rule
+from kastkopp.engine import IllegalAction, Rules, rule, term
 from kastkopp.games.poker_dice import PokerDiceRules
 from kastkopp.matches import Chouette, Match, check_best_of
 from kastkopp.sheets.core import (
@@ -88,7 +88,8 @@ class PokerDiceSheet(SheetKind):
             return Played(sheet.player(words[1]).id)
         if len(words) == 1:
             return Played(sheet.player(words[0]).id)
-        raise IllegalAction(f"cannot read '{' '.join(words)}': {self.entry_help}")
+        raise IllegalAction("cannot read '{text}': {help}", text=" ".join(words),
+                            help=term(self.entry_help))
 
     def notation(self, entry: Entry, sheet: Sheet) -> str:
         assert isinstance(entry, Played)

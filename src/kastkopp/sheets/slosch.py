@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from kastkopp.engine import IllegalAction
+from kastkopp.engine import IllegalAction, term
 from kastkopp.games.mia import MiaRules
 from kastkopp.sheets.core import (
     Derivation,
@@ -74,14 +74,15 @@ class SloschSheet(SheetKind):
         slosch = bool(rest) and rest[-1].casefold() in SLOSCH_WORDS
         names = rest[:-1] if slosch else rest
         if not names:
-            raise IllegalAction(f"who lost? {self.entry_help}")
+            raise IllegalAction("who lost? {help}", help=term(self.entry_help))
         losers = []
         for word in names:
             if not sheet.is_player(word) and words[0].casefold() not in LOSS_WORDS:
-                raise IllegalAction(f"cannot read '{' '.join(words)}': {self.entry_help}")
+                raise IllegalAction("cannot read '{text}': {help}", text=" ".join(words),
+                                    help=term(self.entry_help))
             pid = sheet.player(word).id
             if pid in losers:
-                raise IllegalAction(f"{sheet.name_of(pid)} is named twice")
+                raise IllegalAction("{name} is named twice", name=sheet.name_of(pid))
             losers.append(pid)
         return Round(tuple(losers), slosch)
 
@@ -89,8 +90,9 @@ class SloschSheet(SheetKind):
         now = {s.id: s for s in sheet.derive().standings}
         playing = [p for p in sheet.players if now[p.id].out is None]
         if len(words) != len(playing):
-            raise IllegalAction(f"{len(words)} cells for the {len(playing)} players in the "
-                                f"game ({', '.join(p.name for p in playing)})")
+            raise IllegalAction("{cells} cells for the {count} players in the game ({names})",
+                                cells=len(words), count=len(playing),
+                                names=", ".join(p.name for p in playing))
         cells = [read_cell(w) for w in words]
         losers = [(p, c) for p, c in zip(playing, cells, strict=True) if c]
         bad = [c for _, c in losers if c not in (1, 2)]
