@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kastkopp.engine import Game, IllegalAction, RuleError
+from kastkopp.engine import Game, IllegalAction, Message, RuleError, term
 from kastkopp.locale import spoken
 
 PlayGame = Callable[[Game, tuple[str, str]], str | None]
@@ -423,14 +423,14 @@ class Knockout:
             raise IllegalAction("match {match} is not in the bracket",
                                 match=f"{rnd + 1}.{slot + 1}") from None
         if not pairing.playable:
-            playable = [f"{p.round + 1}.{p.slot + 1} {p.a} – {p.b}" for p in self.pending()]
+            playable = [Message("{match} {a} against {b}",
+                                {"match": f"{p.round + 1}.{p.slot + 1}", "a": p.a, "b": p.b})
+                        for p in self.pending()] or term("none")
             if pairing.winner:
                 raise IllegalAction("match {match} is decided; playable: {playable}",
-                                    match=f"{rnd + 1}.{slot + 1}",
-                                    playable=", ".join(playable) or "–")
+                                    match=f"{rnd + 1}.{slot + 1}", playable=playable)
             raise IllegalAction("match {match} is not ready; playable: {playable}",
-                                match=f"{rnd + 1}.{slot + 1}",
-                                playable=", ".join(playable) or "–")
+                                match=f"{rnd + 1}.{slot + 1}", playable=playable)
         if winner not in (pairing.a, pairing.b):
             raise IllegalAction("'{name}' does not play in match {match} ({a} against {b})",
                                 name=winner, match=f"{rnd + 1}.{slot + 1}", a=pairing.a,

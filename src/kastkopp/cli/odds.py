@@ -61,6 +61,8 @@ def odds_command(
     known = parse_rules(given or [])
     house = {spec.name for spec in cls.rules_class.specs()} if cls is not None else set()
     rules = {**{k: v for k, v in known.items() if k in house}, **parse_rules(rule)}
+    if "lang" in house and language() != "en" and not as_json:  # a table in the language
+        rules.setdefault("lang", language())
     game = load(game_name, preset=preset, players=players, **rules)
     rows = game.odds(**{k: v for k, v in known.items() if k not in house})
     if as_json:

@@ -13,7 +13,7 @@ import typer
 
 from kastkopp.cli.app import app
 from kastkopp.cli.options import AsJson, HouseRules
-from kastkopp.cli.support import console, friendly, parse_rules, say
+from kastkopp.cli.support import console, friendly, language, parse_rules, say
 
 
 @app.command("score")
@@ -31,7 +31,10 @@ def score_command(
     """What a row of a Yatzy-family sheet scores for some dice (to check a paper sheet)."""
     from kastkopp.games.yatzy import check_row
 
-    entry = check_row(ruleset, row, " ".join(dice), first_throw, **parse_rules(rule))
+    rules = parse_rules(rule)
+    if language() != "en" and not as_json:  # rows named as the player's sheets name them
+        rules.setdefault("lang", language())
+    entry = check_row(ruleset, row, " ".join(dice), first_throw, **rules)
     if as_json:
         console.print_json(json.dumps(entry, ensure_ascii=False))
         return

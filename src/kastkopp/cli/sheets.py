@@ -81,7 +81,7 @@ def render(sheet: Sheet) -> None:
     console.print(table, highlight=False)
     for flag in derived.flags:
         warning = say("! entry {number} ({text}): {reason}", number=flag.entry + 1,
-                      text=flag.text, reason=flag.reason)
+                      text=flag.text, reason=flag.told)
         console.print(f"[yellow]{escape(warning)}[/]", highlight=False)
     console.print(escape(standings_line(sheet)), highlight=False)
 
@@ -198,7 +198,12 @@ def new_command(
     rules = parse_rules(rule)
     names = [n.strip() for n in players.split(",")]
     from kastkopp.sheets import Sheet
+    from kastkopp.sheets.core import kind_for
     from kastkopp.sheets.history import History
+
+    specs = {spec.name for spec in kind_for(game).rules_class().specs()}
+    if "lang" in specs and language() != "en" and preset is None:
+        rules.setdefault("lang", language())  # a sheet that names its rows: the player's words
 
     sheet = Sheet.new(game, names, preset, **rules)
     files().write(file, History(sheet))

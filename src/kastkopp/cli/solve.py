@@ -86,9 +86,12 @@ def solve_mia(
                                       ("truth", "bluff", "claimed", "true", "call", "roll",
                                        "pass")))
     console.print(table)
-    width = max(len(column) for column, _ in legend) + 2
+    told = rich_table(show_header=False, box=None, padding=(0, 2, 0, 0))
+    told.add_column(no_wrap=True)
+    told.add_column()  # a long meaning wraps under itself, within 80 columns
     for column, meaning in legend:
-        console.print(f"{column:<{width}}{meaning}", highlight=False)
+        told.add_row(column, meaning)
+    console.print(told, highlight=False)
 
 
 def mia_legend() -> list[tuple[str, str]]:

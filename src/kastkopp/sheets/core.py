@@ -34,7 +34,15 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
-from kastkopp.engine import IllegalAction, RuleError, Rules, ranking_by, registered, term
+from kastkopp.engine import (
+    IllegalAction,
+    Message,
+    RuleError,
+    Rules,
+    ranking_by,
+    registered,
+    term,
+)
 
 
 class Entry:
@@ -61,6 +69,16 @@ class Flag:
     entry: int  # 0-based index into Sheet.entries
     text: str
     reason: str
+    said: Message | None = None  # the reason as a message, for the player's language
+
+    @classmethod
+    def of(cls, entry: int, text: str, reason: Message) -> Flag:
+        return cls(entry, text, str(reason), reason)
+
+    @property
+    def told(self) -> str | Message:
+        """The reason, as a message where there is one (the terminal translates it)."""
+        return self.said if self.said is not None else self.reason
 
     def to_json(self) -> dict[str, Any]:
         return {"entry": self.entry + 1, "text": self.text, "reason": self.reason}
@@ -331,7 +349,7 @@ class Sheet:
     def _refuse_if_flagged(self, index: int) -> None:
         flag = self.derive().flag_for(index)
         if flag is not None:
-            raise IllegalAction(flag.reason)
+            raise IllegalAction(flag.told)
 
     def notation(self, entry: Entry) -> str:
         return self.kind.notation(entry, self)

@@ -122,7 +122,7 @@ def _first_flag(sheet: Sheet, base: int, first: int) -> None:
     """Raise for the first flagged entry from ``base`` on (entry ``base`` is change ``first``)."""
     flags = [f for f in sheet.derive().flags if f.entry >= base]
     if flags:
-        raise ChangeError(first + flags[0].entry - base, flags[0].reason)
+        raise ChangeError(first + flags[0].entry - base, flags[0].told)
 
 
 @dataclass(frozen=True)

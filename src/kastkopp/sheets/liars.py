@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kastkopp.engine import IllegalAction, term
+from kastkopp.engine import IllegalAction, Message, term
 from kastkopp.games.liars_dice import LiarsRules
 from kastkopp.sheets.core import Derivation, Entry, Sheet, SheetKind, quote, register_kind
 from kastkopp.sheets.rounds import Countdown, is_cell, read_cell
@@ -208,39 +208,47 @@ class LiarsSheet(SheetKind):
         return -1 if have < rules.start else 0
 
     def _refusal(self, entry: Loss | Exact, index: int, fold: Countdown,
-                 rules: LiarsRules, came_back: set[int]) -> str | None:
+                 rules: LiarsRules, came_back: set[int]) -> Message | None:
         """Why the rules do not allow this round, if they do not."""
         word = self.count_name(rules)
+        one, many = ((term("die"), term("dice")) if word == "dice"
+                     else (term("life"), term("lives")))
         if isinstance(entry, Loss):
             if entry.cell > 1 and rules.penalty == "one":
-                return (f"a loss costs one {singular(word)} here, not {entry.cell} "
-                        "(the difference is counted with penalty=difference)")
+                return Message("a loss costs one {unit} here, not {cell} (the difference is "
+                               "counted with penalty=difference)",
+                               {"unit": one, "cell": entry.cell})
             return None
         left = len(fold.in_game(index))
         if not rules.calza_allowed(left):
             if rules.exact_call == "off":
-                return "exact calls are not played here"
-            return f"exact calls are only played while three or more are in; {left} were left"
+                return Message("exact calls are not played here")
+            return Message("exact calls are only played while three or more are in; {left} "
+                           "were left", {"left": left})
         if not rules.exact_gain:
-            return ("a right exact call gives nothing back here (exact_gain=off): enter the "
-                    "bidder's loss instead")
+            return Message("a right exact call gives nothing back here (exact_gain=off): "
+                           "enter the bidder's loss instead")
         cell = self._change(entry, fold, rules, came_back)
         if entry.written is None or entry.written == cell:
             return None
         name, have = fold.sheet.name_of(entry.player), fold.counts[entry.player]
         wrote = signed_word(entry.written)
         if cell == 0:
-            return (f"{name} had all {have} {word}: an exact call won at a full hand is "
-                    f"written 0, not {wrote}")
+            return Message("{name} had all {have} {unit}: an exact call won at a full hand is "
+                           "written 0, not {wrote}",
+                           {"name": name, "have": have, "unit": many, "wrote": wrote})
         if cell < -1:
-            return (f"{name} was on one {singular(word)} and had not come back yet: the "
-                    f"come-back brings back {-cell} {word} and is written "
-                    f"{signed_word(cell)}, not {wrote}")
+            return Message("{name} was on one {one} and had not come back yet: the come-back "
+                           "brings back {count} {unit} and is written {cell}, not {wrote}",
+                           {"name": name, "one": one, "count": -cell, "unit": many,
+                            "cell": signed_word(cell), "wrote": wrote})
         if have == 1 and rules.come_back:
-            return (f"{name} has come back once already: this exact call gives one back and "
-                    f"is written −1, not {wrote}")
-        return (f"{name} had {have} of {rules.start} {word}: the exact call gives one back "
-                f"and is written −1, not {wrote}")
+            return Message("{name} has come back once already: this exact call gives one back "
+                           "and is written −1, not {wrote}", {"name": name, "wrote": wrote})
+        return Message("{name} had {have} of {start} {unit}: the exact call gives one back and "
+                       "is written −1, not {wrote}",
+                       {"name": name, "have": have, "start": rules.start, "unit": many,
+                        "wrote": wrote})
 
 
 def notation_cell(entry: Loss | Exact) -> str:
@@ -251,7 +259,3 @@ def notation_cell(entry: Loss | Exact) -> str:
 
 def signed_word(cell: int) -> str:
     return f"−{-cell}" if cell < 0 else str(cell)
-
-
-def singular(word: str) -> str:
-    return {"dice": "die", "lives": "life"}.get(word, word)

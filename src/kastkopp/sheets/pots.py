@@ -134,7 +134,7 @@ class PotSheet(SheetKind):
                     ledger = self._double(entry, ledger, rules, sheet, last, knocked)
                     knocked.add(entry.player)
             except IllegalAction as exc:
-                flags.append(Flag(index, sheet.notation(entry), str(exc)))
+                flags.append(Flag.of(index, sheet.notation(entry), exc.message))
                 rows.append((f"{index + 1} !", *(None for _ in players),
                              *(signed(ledger.balances()[p.id]) for p in players)))
                 continue

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from kastkopp.engine import IllegalAction, term
+from kastkopp.engine import IllegalAction, Message, term
 from kastkopp.games.mia import MiaRules
 from kastkopp.sheets.core import (
     Derivation,
@@ -109,12 +109,13 @@ class SloschSheet(SheetKind):
         names = " ".join(quote(sheet.name_of(p)) for p in entry.losers)
         return f"loss {names}" + (" slosch" if entry.slosch else "")
 
-    def _refusal(self, entry: Round, rules: MiaRules) -> str | None:
+    def _refusal(self, entry: Round, rules: MiaRules) -> Message | None:
         if len(entry.losers) > 1 and not rules.mia_reveals:
-            return ("one player loses a round here; several lose at once only when "
-                    "announcing Slosch lifts the cup (mia_reveals=on)")
+            return Message("one player loses a round here; several lose at once only when "
+                           "announcing Slosch lifts the cup (mia_reveals=on)")
         if len(entry.losers) > 1 and not entry.slosch:
-            return "several players lose at once only to a revealed Slosch: add 'slosch'"
+            return Message("several players lose at once only to a revealed Slosch: add "
+                           "'slosch'")
         return None
 
     def derive(self, sheet: Sheet) -> Derivation:
@@ -162,11 +163,12 @@ class SloschSheet(SheetKind):
             reason = self._refusal(entry, rules)
             late = [p for p in entry.losers if sheet.by_id(p).joined > index]
             if played >= rules.rounds:
-                reason = f"the game was {rules.rounds} rounds"
+                reason = Message("the game was {rounds} rounds", {"rounds": rules.rounds})
             elif late:
-                reason = f"{sheet.name_of(late[0])} joined after round {index}"
+                reason = Message("{name} joined after round {round}",
+                                 {"name": sheet.name_of(late[0]), "round": index})
             if reason is not None:
-                flags.append(Flag(index, sheet.notation(entry), reason))
+                flags.append(Flag.of(index, sheet.notation(entry), reason))
                 rows.append((f"{index + 1} !", *(f"({'lost'})" if p.id in entry.losers
                                                  else None for p in sheet.players),
                              *(str(points[p.id]) for p in sheet.players)))

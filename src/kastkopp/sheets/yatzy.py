@@ -172,7 +172,7 @@ class YatzySheet(SheetKind):
                 cell, extra = self._cell(entry, cells[entry.player], rules, sheet,
                                          written_by)
             except IllegalAction as exc:
-                flags.append(Flag(index, sheet.notation(entry), str(exc)))
+                flags.append(Flag.of(index, sheet.notation(entry), exc.message))
                 pending.setdefault((entry.player, entry.row), self._typed(entry))
                 continue
             cells[entry.player][entry.row] = cell
