@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench catalogs clean
+.PHONY: run test test-fast lint typecheck layers bench catalogs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +17,22 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	scripts/install-chromium.sh
 	services=$$(scripts/services.sh start) && \
 	trap 'env $$services scripts/services.sh stop' EXIT INT TERM && \
 	env $$services $(BIN)/pytest $(PYTEST_ARGS)
+
+# The suite less the tests marked slow (solves, long simulations, browsers), for a quick
+# answer while working; `make test` runs everything.
+test-fast: $(STAMP)
+	$(BIN)/ruff check src tests $(wildcard benchmarks)
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
+
+layers: $(STAMP)
+	$(BIN)/lint-imports
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)

@@ -18,7 +18,8 @@ import sys
 import time
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import Table, load, registered
+from kastkopp.engine import Table
+from kastkopp.games import load, registered
 
 
 def bare(name: str, players: int, actions: int) -> float:

@@ -17,8 +17,8 @@ import os
 import sys
 import time
 
-from kastkopp.games.liars_bidding import Bidding
 from kastkopp.strategy.cfr import Solver
+from kastkopp.strategy.liars_bidding import Bidding
 from kastkopp.strategy.liars_equilibrium import _tree
 from kastkopp.strategy.liars_lattice import Lattice, LatticeSolver
 

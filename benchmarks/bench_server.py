@@ -64,7 +64,8 @@ import orjson
 import websockets
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import Table, load
+from kastkopp.engine import Table
+from kastkopp.games import load
 from kastkopp.strategy import make_bot
 
 HOST = "127.0.0.1"  # loopback only

@@ -15,7 +15,8 @@ import sys
 import time
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import Table, load, play_out
+from kastkopp.engine import Table, play_out
+from kastkopp.games import load
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import make_bot
 

@@ -21,9 +21,9 @@ import time
 
 import pyspiel
 
-from kastkopp.games.liars_bidding import Bidding
 from kastkopp.games.liars_dice import LiarsRules
 from kastkopp.interop.openspiel import to_efg
+from kastkopp.strategy.liars_bidding import Bidding
 from kastkopp.strategy.liars_equilibrium import solve
 
 

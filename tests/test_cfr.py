@@ -9,6 +9,9 @@ import pytest
 
 from kastkopp.strategy.cfr import Decision, Leaf, Solver, build
 
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
+
 TERMINAL = ("pp", "bp", "pbp", "bb", "pbb")
 
 

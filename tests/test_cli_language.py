@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.engine import load, registered
+from kastkopp.games import load, registered
 from kastkopp.strategy import bot_names
 
 runner = CliRunner()

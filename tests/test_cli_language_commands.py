@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.engine import registered
+from kastkopp.games import registered
 from kastkopp.strategy import bot_names
 from test_cli_language import english_only, words
 

@@ -15,7 +15,8 @@ from kastkopp.cli import app
 from kastkopp.cli.support import console
 from kastkopp.cli.terminal import Narrator
 from kastkopp.dice import SeededDice
-from kastkopp.engine import Table, load, play_out
+from kastkopp.engine import Table, play_out
+from kastkopp.games import load
 from kastkopp.strategy import make_bot
 
 runner = CliRunner()

@@ -24,7 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import IllegalAction, Table, load, registered
+from kastkopp.engine import IllegalAction, Table
+from kastkopp.games import load, registered
 
 CONFIGS = [
     pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")
@@ -172,3 +173,19 @@ def test_resampling_hides_something(name, preset, players):
             if table.state.resample_hidden(None, rng) != table.state:
                 changed += 1
     assert changed > 0
+
+
+BOUNDED = [param for param in CONFIGS if load(param.values[0], preset=param.values[1],
+                                              players=param.values[2]).bounds().utility]
+
+
+@pytest.mark.parametrize(("name", "preset", "players"), BOUNDED)
+def test_payoffs_stay_within_the_games_declared_bounds(name, preset, players):
+    low, high = load(name, preset=preset, players=players).bounds().utility
+    finished = 0
+    for seed in range(8):
+        *_, (table, _) = random_game(name, preset, players, seed, steps=4000)
+        if table.state.is_over():
+            finished += 1
+            assert all(low <= p <= high for p in table.outcome().payoffs)
+    assert finished

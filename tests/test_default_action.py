@@ -11,7 +11,8 @@ import random
 import pytest
 
 from kastkopp.dice import ScriptedDice, SeededDice
-from kastkopp.engine import Table, load, registered
+from kastkopp.engine import Table
+from kastkopp.games import load, registered
 
 CONFIGS = [
     pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")

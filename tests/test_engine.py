@@ -13,10 +13,10 @@ from kastkopp.engine import (
     Outcome,
     RuleError,
     Table,
-    load,
     ranking_by,
     verify_log,
 )
+from kastkopp.games import load
 
 
 def played_table(dice=None):

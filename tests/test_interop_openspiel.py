@@ -8,7 +8,11 @@ from collections import defaultdict
 
 import pytest
 
-from kastkopp.engine import RuleError, load, registered
+from kastkopp.engine import RuleError
+from kastkopp.games import load, registered
+from kastkopp.games.liars_dice import LiarsRules
+from kastkopp.strategy import liars_equilibrium as equilibrium
+from kastkopp.strategy.liars_bidding import Bidding
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -173,9 +177,6 @@ def test_pyspiel_cfr_and_kastkopps_solver_agree_on_one_die_liars_dice():
     # OpenSpiel's liars_dice with one die each and three faces (the highest wild) is small
     # enough to solve both ways here; the tests below run OpenSpiel's CFR on kastkopp's own
     # game, and benchmarks/crosscheck_cfr.py on its six-faced one
-    equilibrium = pytest.importorskip("kastkopp.strategy.liars_equilibrium")
-    from kastkopp.games.liars_bidding import Bidding
-
     ours = equilibrium.solve(Bidding.openspiel(dice=1, faces=3), target=1e-4)
     game = pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 3})
     solver = pyspiel.CFRPlusSolver(game)
@@ -200,10 +201,6 @@ def cfr_plus_value(game, iterations: int = 200) -> tuple[float, float]:
 
 
 def kastkopp_solution(faces: int):
-    equilibrium = pytest.importorskip("kastkopp.strategy.liars_equilibrium")
-    from kastkopp.games.liars_bidding import Bidding
-    from kastkopp.games.liars_dice import LiarsRules
-
     return equilibrium.solve(Bidding.from_rules(LiarsRules.make("lognare", dice=1,
                                                                 faces=faces)), target=1e-4)
 

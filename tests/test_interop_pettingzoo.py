@@ -9,7 +9,8 @@ import warnings
 import numpy as np
 import pytest
 
-from kastkopp.engine import IllegalAction, registered
+from kastkopp.engine import IllegalAction
+from kastkopp.games import registered
 
 pytest.importorskip("pettingzoo")
 

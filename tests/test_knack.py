@@ -9,9 +9,12 @@ from fractions import Fraction
 import pytest
 
 from kastkopp.dice import ScriptedDice, SeededDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
-from kastkopp.games.knack import KnackState, equities, triple_chances
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out
+from kastkopp.games import load
+from kastkopp.games.knack import KnackState
 from kastkopp.strategy import make_bot
+from kastkopp.strategy.knack_odds import equities, triple_chances
+from kastkopp.strategy.odds import odds_for
 
 VIKOS, REJD = 0, 1
 
@@ -360,7 +363,7 @@ def test_answering_a_double_knock_that_nobody_asked_is_refused():
 
 
 def test_the_double_knock_succeeds_with_probability_exactly_0_375():
-    rows = {r["event"]: r for r in load("knack").odds()}
+    rows = {r["event"]: r for r in odds_for(load("knack"))}
     row = rows["double knock: 12 or more on three dice"]
     assert row["chance"] == 0.375 and Fraction(row["exact"]) == Fraction(81, 216)
 
@@ -369,7 +372,7 @@ def test_three_of_a_kind_odds_from_each_position():
     assert sum(triple_chances((), 1)[0].values()) == Fraction(1, 36)
     assert sum(triple_chances((4,), 1)[0].values()) == Fraction(1, 36)
     assert triple_chances((5, 5), 1)[0] == {5: Fraction(1, 6)}
-    rows = {r["event"]: r for r in load("knack").odds()}
+    rows = {r["event"]: r for r in odds_for(load("knack"))}
     assert rows["triple within 3 throws, keeping a pair"]["exact"] == str(1 - Fraction(5, 6) ** 3)
 
 
@@ -408,7 +411,7 @@ def test_race_shares_agree_with_races_played_out():
 
 def test_odds_take_no_settings():
     with pytest.raises(RuleError, match="no settings"):
-        load("knack").odds(linka="6,3")
+        odds_for(load("knack"), linka="6,3")
 
 
 def test_a_purse_below_the_ante_is_refused():

@@ -18,6 +18,9 @@ from kastkopp.games.knack import KnackRules, KnackState
 from kastkopp.strategy import make_bot
 from kastkopp.strategy.knack_equilibrium import KEPT, match_value, solution_for, solve
 
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
+
 SMALL = {"purse": 3}  # stakes 1 to 3: raises of 1 or 2, a handful of betting lines
 
 

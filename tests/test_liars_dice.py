@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from kastkopp.cli import app
 from kastkopp.dice import ScriptedDice, SeededDice, multisets
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out
+from kastkopp.games import load
 from kastkopp.games.liars_dice import (
     HANDS,
     Bid,
@@ -30,13 +31,12 @@ from kastkopp.games.liars_dice import (
     LiarsRules,
     LiarsState,
     best_hand,
-    bid_chance,
-    exact_chance,
-    hand_chance,
     parse_hand,
 )
 from kastkopp.sheets import Sheet
 from kastkopp.strategy import bot_names, make_bot
+from kastkopp.strategy.liars_odds import bid_chance, exact_chance, hand_chance
+from kastkopp.strategy.odds import odds_for
 
 runner = CliRunner()
 
@@ -712,12 +712,12 @@ def test_hand_chances_are_exact_over_the_unseen_dice():
 
 
 def test_odds_list_the_chance_of_every_count():
-    rows = game("perudo").odds(unseen="10", have="2", face="5")
+    rows = odds_for(game("perudo"), unseen="10", have="2", face="5")
     assert rows[0] == {"bid": "1x5", "at_least": 1.0, "exactly": 0.0}
     assert rows[2]["at_least"] == pytest.approx(1 - (2 / 3) ** 10)
-    assert len(game("common_hand").odds(unseen="5")) == len(HANDS)
+    assert len(odds_for(game("common_hand"), unseen="5")) == len(HANDS)
     with pytest.raises(RuleError, match="unknown odds parameter"):
-        game().odds(dice="3")
+        odds_for(game(), dice="3")
 
 
 def test_the_bots_are_strong_naive_and_random():

@@ -5,18 +5,25 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
 from kastkopp.dice import SeededDice
-from kastkopp.engine import RuleError, Table, load, play_out
-from kastkopp.games.liars_bidding import Bidding
-from kastkopp.games.liars_dice import LiarsRules, ordered_bids
+from kastkopp.engine import Action, Player, RuleError, Table, play_out
+from kastkopp.games import load
+from kastkopp.games.liars_dice import LiarsDice, LiarsRules, ordered_bids
 from kastkopp.strategy import make_bot
 from kastkopp.strategy.cfr import Solver
+from kastkopp.strategy.liars_bidding import Bidding
+from kastkopp.strategy.liars_dice import StrongLiarsBot
 from kastkopp.strategy.liars_equilibrium import _tree, equilibrium_for, solve
+
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
 
 runner = CliRunner()
 
@@ -148,12 +155,36 @@ def test_the_strong_bot_plays_the_solved_round_heads_up_and_beats_random_play():
     assert wins >= 28
 
 
+class OddsWitness(Player):
+    """The strong bot, checked at every choice with three cups in play (no solved round)
+    against the odds bot choosing from the same view with the same random numbers."""
+
+    def __init__(self, game: LiarsDice) -> None:
+        self.strong = make_bot(game, "strong")
+        self.odds = StrongLiarsBot(game)
+        self.checked: list[str] = []
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        twin = random.Random()
+        twin.setstate(rng.getstate())
+        chosen = self.strong.choose(view, legal, rng)
+        if sum(1 for count in view["dice_counts"] if count) > 2:
+            assert chosen == self.odds.choose(view, legal, twin), view
+            self.checked.append(str(chosen))
+        return chosen
+
+
 def test_the_strong_bot_plays_by_the_odds_where_nothing_is_solved():
     game = load("liars_dice", preset="perudo", players=3, dice=2)
-    table = Table(game, dice=SeededDice(1))
-    bots = [make_bot(game, "strong") for _ in range(3)]
-    outcome = play_out(table, bots, random.Random(1))
-    assert len(outcome.ranking) >= 2
+    assert isinstance(game, LiarsDice)
+    witnesses = [OddsWitness(game) for _ in range(3)]
+    for seed in range(3):
+        play_out(Table(game, dice=SeededDice(seed)), witnesses, random.Random(seed))
+    checked = [action for w in witnesses for action in w.checked]
+    # bids and challenges alike went by the odds
+    assert len(checked) >= 30
+    assert any(a.startswith("bid") for a in checked) and "dudo" in checked
 
 
 def test_the_strong_bot_does_not_keep_its_table_waiting_for_a_long_solve():

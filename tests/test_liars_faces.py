@@ -7,7 +7,8 @@ import random
 import pytest
 
 from kastkopp.dice import CommitRevealDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out, verify_log
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out, verify_log
+from kastkopp.games import load
 from kastkopp.strategy import make_bot
 
 

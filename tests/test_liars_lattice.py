@@ -11,11 +11,14 @@ from typer.testing import CliRunner
 
 from kastkopp.cli import app
 from kastkopp.engine import RuleError
-from kastkopp.games.liars_bidding import Bidding
 from kastkopp.games.liars_dice import LiarsRules
 from kastkopp.strategy.cfr import Solver
+from kastkopp.strategy.liars_bidding import Bidding
 from kastkopp.strategy.liars_equilibrium import _tree, solve
 from kastkopp.strategy.liars_lattice import Lattice, LatticeSolver
+
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
 
 
 def test_the_walk_matches_openspiels_cfr_plus_iterate():

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kastkopp.dice import ScriptedDice, SeededDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out
+from kastkopp.games import load
 from kastkopp.games.linka import (
     BOTH,
     EXACT,
@@ -23,9 +24,10 @@ from kastkopp.games.linka import (
     LinkaState,
     equity,
     hand,
-    hand_chances,
 )
 from kastkopp.strategy import make_bot
+from kastkopp.strategy.linka_odds import hand_chances
+from kastkopp.strategy.odds import odds_for
 
 
 def table(names, rolls, **rules) -> Table:
@@ -283,7 +285,7 @@ def test_the_hidden_die_is_seen_only_by_its_owner_until_the_showdown():
 
 
 def test_odds_for_given_linka_dice_and_open_die():
-    rows = load("linka").odds(linka="6,3", open="2")
+    rows = odds_for(load("linka"), linka="6,3", open="2")
     assert rows[0]["hand"] == "the linka dice exactly"
     assert sum(Fraction(r["exact"]) for r in rows) == 1
     by_hand = {r["hand"]: r for r in rows}
@@ -294,7 +296,7 @@ def test_odds_with_no_die_thrown_yet():
     chances = hand_chances((5, 4))
     assert chances[EXACT] == Fraction(2, 36)
     assert sum(chances.values()) == 1
-    assert len(load("linka").odds()) == 21
+    assert len(odds_for(load("linka"))) == 21
 
 
 @pytest.mark.parametrize(("params", "message"), [
@@ -305,7 +307,7 @@ def test_odds_with_no_die_thrown_yet():
 ])
 def test_bad_odds_settings_are_explained(params, message):
     with pytest.raises(RuleError, match=message):
-        load("linka").odds(**params)
+        odds_for(load("linka"), **params)
 
 
 def test_equity_counts_ties_as_replays():

@@ -19,6 +19,9 @@ from kastkopp.strategy import bot_names, make_bot
 from kastkopp.strategy import linka_equilibrium as le
 from kastkopp.strategy.cfr import Solver, build
 
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
+
 # A small table: ante 1, purses of 3, so each raise is 1 or 2. The seed's stakes (ante 5)
 # are solved the same way, only for longer (``kastkopp solve linka --rule ante=5``).
 SMALL = {"purse": 3}

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out
+from kastkopp.games import load
 from kastkopp.matches import (
     Chouette,
     Knockout,

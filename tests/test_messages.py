@@ -18,7 +18,8 @@ import pytest
 from babel.messages.extract import extract
 from babel.messages.pofile import read_po
 
-from kastkopp.engine import IllegalAction, KastkoppError, Message, RuleError, Table, load
+from kastkopp.engine import IllegalAction, KastkoppError, Message, RuleError, Table
+from kastkopp.games import load
 from kastkopp.games.liars_dice import parse_hand
 from kastkopp.locale.messages import catalog, error_json, translate
 
@@ -26,13 +27,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "kastkopp"
 LOCALE = SRC / "locale"
 # The sources the catalog script reads (babel-errors.cfg) and the keywords it extracts.
-SOURCES = [SRC / "engine.py", SRC / "stakes.py", SRC / "matches.py",
+SOURCES = [SRC / "engine.py", SRC / "matches.py",
            *sorted((SRC / "cli").glob("*.py")), *sorted((SRC / "sheets").glob("*.py")),
            *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
                                                  "hints.py", "origin.py", "bodies.py",
-                                                 "series.py", "review.py")),
-           SRC / "strategy" / "review.py", SRC / "strategy" / "yatzy_review.py"]
+                                                 "series.py", "review.py", "review_try.py")),
+           SRC / "strategy" / "review.py", SRC / "strategy" / "yatzy_review.py",
+           SRC / "strategy" / "liars_dice_review.py", SRC / "strategy" / "mia_review.py",
+           SRC / "strategy" / "odds.py", *sorted((SRC / "strategy").glob("*_odds.py")),
+           SRC / "strategy" / "liars_bidding.py"]
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
           "NotAuthenticated", "ChatError", "HintError", "ReviewError")
 KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2),

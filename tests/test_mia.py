@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from kastkopp.engine import IllegalAction, RuleError, load
+from kastkopp.engine import IllegalAction, RuleError
+from kastkopp.games import load
 from kastkopp.games.mia import (
     CLASSIC_ORDER,
     SLOSCH_ORDER,
@@ -18,6 +19,7 @@ from kastkopp.games.mia import (
     parse_value,
     read,
 )
+from kastkopp.strategy.odds import odds_for
 
 # The seed's table: the chance that a following roll beats each value, in percent.
 SEED_ODDS = {21: 0, 11: 5.6, 22: 8.3, 33: 11.1, 44: 13.9, 55: 16.7, 66: 19.4, 65: 22.2,
@@ -50,7 +52,7 @@ def test_classic_order_puts_66_above_the_other_doubles():
 
 
 def test_odds_table_equals_the_seeds_to_the_printed_precision():
-    rows = load("mia").odds()
+    rows = odds_for(load("mia"))
     assert [int(r["value"]) for r in rows] == list(reversed(SLOSCH_ORDER))
     for row in rows:
         assert round(100 * row["beaten"], 1) == pytest.approx(SEED_ODDS[int(row["value"])])
@@ -63,7 +65,7 @@ def test_54_is_the_even_odds_throw_not_52():
 
 
 def test_odds_follow_the_active_order():
-    classic = {r["value"]: r["beaten"] for r in load("mia", order="classic").odds()}
+    classic = {r["value"]: r["beaten"] for r in odds_for(load("mia", order="classic"))}
     assert classic["66"] == pytest.approx(2 / 36)
     assert classic["11"] == pytest.approx(7 / 36)
 

@@ -10,6 +10,9 @@ from kastkopp.engine import RuleError
 from kastkopp.games.mia import MIA, MiaRules, chance_of
 from kastkopp.strategy.mia_equilibrium import solve
 
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def maexchen():

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import IllegalAction, LogError, Table, load
+from kastkopp.engine import IllegalAction, LogError, Table
+from kastkopp.games import load
 
 
 def mia_round() -> Table:

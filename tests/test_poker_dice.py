@@ -9,7 +9,8 @@ import random
 import pytest
 
 from kastkopp.dice import ScriptedDice, SeededDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out
+from kastkopp.games import load
 from kastkopp.games.poker_dice import (
     ORDINARY,
     POKER,
@@ -18,12 +19,12 @@ from kastkopp.games.poker_dice import (
     Hand,
     HandClass,
     Reroll,
-    hand_chances,
     hands,
     parse_action,
     parse_hand,
-    reroll_table,
 )
+from kastkopp.strategy.odds import odds_for
+from kastkopp.strategy.poker_dice_odds import hand_chances, reroll_table
 
 # One example of every class, worst first, on poker dice (faces: 1=9 2=T 3=J 4=Q 5=K 6=A).
 CLASS_EXAMPLES = {
@@ -357,15 +358,15 @@ def test_a_game_replays_from_its_log():
 
 def test_odds_tables():
     game = load("poker_dice")
-    rows = game.odds()
+    rows = odds_for(game)
     assert rows[0]["class"] == "five of a kind" and rows[-1]["at_least"] == 1.0
-    reach = game.odds(hand="3T A Q")
+    reach = odds_for(game, hand="3T A Q")
     assert [r["throws"] for r in reach] == [1, 2, 3]
     assert reach[0]["at_least"] == pytest.approx(
         float(sum(p for x, p in hand_chances().items() if x >= h("3T A Q"))))
     assert reach[0]["at_least"] < reach[1]["at_least"] < reach[2]["at_least"]
     with pytest.raises(RuleError):
-        game.odds(target="x")
+        odds_for(game, target="x")
 
 
 def test_reroll_odds_are_exact():
@@ -466,16 +467,16 @@ def test_reroll_odds_agree_with_exact_enumeration():
 
 def test_odds_for_each_reroll_choice():
     game = load("poker_dice")
-    rows = game.odds(hand="5A", dice="A A J 9 A")
+    rows = odds_for(game, hand="5A", dice="A A J 9 A")
     assert rows[0] == {"reroll": "-", "keep": "A A A J 9", "at_least": 0.0}
     assert rows[1]["reroll"] == "J 9" and rows[1]["keep"] == "A A A"
     assert rows[1]["at_least"] == pytest.approx((11 / 36) ** 2)  # each die: 1/6 + 5/6 · 1/6
-    one = game.odds(hand="3T 2x9", dice="T T T A Q", rerolls="1")
+    one = odds_for(game, hand="3T 2x9", dice="T T T A Q", rerolls="1")
     assert next(r for r in one if r["reroll"] == "A Q")["at_least"] == pytest.approx(16 / 36)
     for bad in ({"dice": "A A"}, {"hand": "5A", "dice": "A A J 9"},
                 {"hand": "5A", "dice": "A A J 9 A", "rerolls": "3"}):
         with pytest.raises((RuleError, IllegalAction)):
-            game.odds(**bad)
+            odds_for(game, **bad)
 
 
 def test_the_strong_bot_believes_a_claim_made_without_rerolling_more():

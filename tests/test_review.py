@@ -12,15 +12,19 @@ import pytest
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.engine import LogError, Player, Table, play_out
+from kastkopp.engine import IllegalAction, LogError, Player, Table, play_out
 from kastkopp.games import load
 from kastkopp.games.yatzy import YatzyRules
+from kastkopp.locale.messages import translate
 from kastkopp.strategy import make_bot
 from kastkopp.strategy.liars_dice_review import TOLERANCE as LIARS_TOLERANCE
 from kastkopp.strategy.liars_dice_review import grade as liars_grade
 from kastkopp.strategy.mia_review import TOLERANCE, EquilibriumMiaPlayer
-from kastkopp.strategy.review import ReviewError, review, steps_of
+from kastkopp.strategy.review import ReviewError, review, said, seen_at, steps_of, try_again
 from kastkopp.strategy.yatzy_solver import cache_dir, cache_key
+
+# slow: grades whole games against solved strategies
+pytestmark = pytest.mark.slow
 
 # Every rule set the Yatzy solver handles (five dice, a fixed number of throws).
 YATZY_PRESETS = ["yatzy", "yahtzee", "tarningspoker", "terningspoker"]
@@ -136,10 +140,12 @@ def test_pot_games_the_equity_player_loses_nothing_and_random_bets_lose(name: st
         table = played(name, None, seed, ["strong", "random", "strong"], players=3)
         result = review(table.to_json())
         assert result.unit == "chips"
+        # the strong bot bets by the same equities: no graded bet of it costs anything
+        assert all((m.cost or 0.0) <= 1e-9 for m in result.moments if m.seat != 1)
         strong_lost += result.seats[0].lost + result.seats[2].lost
         random_lost += result.seats[1].lost
     assert random_lost > 1.0
-    assert random_lost > strong_lost
+    assert strong_lost == pytest.approx(0.0, abs=1e-9)
 
 
 def test_poker_menteur_grades_rerolls_by_the_chance_to_beat_the_announcement() -> None:
@@ -195,9 +201,141 @@ def test_small_liars_dice_rounds_the_equilibrium_loses_nothing_and_random_bids_l
         result = review(table.to_json())
         assert result.unit == "dice"
         for m in result.moments:
-            if m.seat == 0:
-                assert m.cost is not None and m.cost <= LIARS_TOLERANCE, m
+            if m.seat == 0 and m.cost is not None:
+                assert m.cost <= LIARS_TOLERANCE, m
                 graded += 1
         random_lost += result.seats[1].lost
     assert graded >= 6
     assert random_lost > 0.3
+
+
+def test_two_dice_each_liars_rounds_the_equilibrium_loses_nothing_and_random_bids_lose() -> None:
+    # two dice a cup on three faces: every round of the game (two against two, one against
+    # two, one against one) is small enough for the CFR solver
+    args: dict[str, object] = {"preset": "lognare", "players": 2, "dice": 2, "faces": 3}
+    game = load("liars_dice", **args)  # type: ignore[arg-type]
+    graded, random_lost, two_each = 0, 0.0, 0
+    for seed in range(8):
+        table = played("liars_dice", [make_bot(game, "strong"), make_bot(game, "random")],
+                       seed, **args)
+        data = table.to_json()
+        result = review(data)
+        steps = {s.index: s for s in steps_of(table.game, data["events"])}
+        for m in result.moments:
+            if m.seat == 0 and m.cost is not None:
+                assert m.cost <= LIARS_TOLERANCE, m
+                graded += 1
+                view = steps[m.index].before.view(0)
+                two_each += view["dice_counts"] == [2, 2]
+        random_lost += result.seats[1].lost
+    assert graded >= 6 and two_each >= 2
+    assert random_lost > 1.0
+
+
+def test_maxi_yatzy_is_listed_and_the_review_says_why_it_grades_nothing() -> None:
+    table = played("yatzy", None, 3, ["greedy", "random"], preset="maxi", players=2)
+    result = review(table.to_json())
+    assert "six dice or saved throws" in result.method and "not graded" in result.method
+    decisions = [m for m in result.moments if m.kind == "decision"]
+    assert len(decisions) == sum(1 for e in table.events if e["type"] == "action")
+    assert all(m.cost is None and m.situation["dice"] for m in decisions)
+    assert all(len(m.situation["dice"].split()) == 6 for m in decisions)
+    for seat in result.seats:
+        assert seat.graded == 0 and seat.decisions > 0 and seat.costliest == []
+
+
+# --------------------------------------------------------------------------- try again
+
+
+def test_trying_again_grades_the_new_choice_with_the_reviews_grader() -> None:
+    table = played("yatzy", None, 4, ["optimal", "random"], preset="tarningspoker", players=2)
+    data = table.to_json()
+    result = review(data)
+    worst = result.seats[1].costliest[0]
+    seen = seen_at(data, worst.index, 1)
+    assert seen.legal and worst.made in seen.legal and worst.best in seen.legal
+    assert seen.view["seat"] == 1 and seen.view["dice"]
+    best = try_again(data, worst.index, 1, str(worst.best))
+    assert best.cost == pytest.approx(0.0, abs=1e-9) and best.to_json()["is_best"]
+    assert best.best == worst.best and best.made is not None
+    assert best.made.cost == pytest.approx(worst.cost)
+    same = try_again(data, worst.index, 1, worst.made)
+    assert same.cost == pytest.approx(worst.cost) and not same.to_json()["is_best"]
+    # every other legal choice costs what the solver says, never less than nothing
+    for action in seen.legal[:6]:
+        tried = try_again(data, worst.index, 1, action)
+        assert tried.cost is not None and tried.cost >= -1e-9
+        assert tried.chosen is not None
+        assert tried.chosen.detail["best_expected"] - tried.chosen.detail["expected"] == \
+            pytest.approx(tried.cost)
+    assert data == table.to_json()  # the log is as it was
+
+
+def test_trying_again_refuses_what_the_rules_refuse_in_the_players_language() -> None:
+    table = played("yatzy", None, 4, ["optimal", "random"], preset="tarningspoker", players=2)
+    data = table.to_json()
+    worst = review(data).seats[1].costliest[0]
+    with pytest.raises(IllegalAction) as unreadable:
+        try_again(data, worst.index, 1, "xyzzy")
+    assert "xyzzy" in translate(unreadable.value, "sv")
+    with pytest.raises(IllegalAction) as illegal:
+        try_again(data, worst.index, 1, "keep 6 6 6 6 6 6")
+    assert "det finns bara 5 tärningar att spara" in translate(illegal.value, "sv")
+    with pytest.raises(ReviewError) as elsewhere:
+        try_again(data, worst.index, 0, str(worst.best))
+    assert translate(elsewhere.value, "da") != str(elsewhere.value)
+    unfinished = Table(load("mia", players=2)).to_json(reveal=True)
+    with pytest.raises(ReviewError, match="not over"):
+        seen_at(unfinished, 0, 0)
+
+
+def test_trying_again_in_liars_dice_shows_the_seat_only_its_own_cup() -> None:
+    args: dict[str, object] = {"preset": "lognare", "players": 2, "dice": 1}
+    game = load("liars_dice", **args)  # type: ignore[arg-type]
+    table = played("liars_dice", [make_bot(game, "strong"), make_bot(game, "random")], 1,
+                   **args)
+    data = table.to_json()
+    result = review(data)
+    worst = max((m for m in result.moments if m.cost is not None and m.seat == 1),
+                key=lambda m: m.cost or 0.0)
+    seen = seen_at(data, worst.index, 1)
+    assert "your_dice" in seen.view
+    steps = steps_of(table.game, data["events"])
+    before = next(s for s in steps if s.index == worst.index).before
+    assert seen.view == before.view(1) and "dice" not in seen.view  # no other cup
+    assert json.dumps(before.view(0)["your_dice"]) not in json.dumps(
+        {k: v for k, v in seen.view.items() if k != "your_dice"}) or \
+        before.view(0)["your_dice"] == seen.view["your_dice"]
+    best = try_again(data, worst.index, 1, str(worst.best))
+    assert best.cost is not None and best.cost <= LIARS_TOLERANCE and best.unit == "dice"
+    made = try_again(data, worst.index, 1, worst.made)
+    assert made.cost == pytest.approx(worst.cost)
+    assert made.chosen is not None and made.chosen.detail == worst.detail
+
+
+def test_trying_again_in_heads_up_slosch_uses_the_equilibrium() -> None:
+    game = load("mia", preset="slosch", players=2)
+    table = played("mia", [EquilibriumMiaPlayer(game.rules), make_bot(game, "random")], 2,
+                   preset="slosch", players=2)
+    data = table.to_json()
+    result = review(data)
+    worst = max((m for m in result.moments if m.cost is not None and m.seat == 1),
+                key=lambda m: m.cost or 0.0)
+    assert worst.cost and worst.cost > TOLERANCE
+    best = try_again(data, worst.index, 1, str(worst.best))
+    assert best.cost is not None and best.cost <= TOLERANCE and best.unit == "lives"
+    assert try_again(data, worst.index, 1, worst.made).cost == pytest.approx(worst.cost)
+
+
+def test_choices_are_said_in_the_players_words() -> None:
+    yatzy = load("yatzy", preset="tarningspoker", players=2)
+    assert said(yatzy, ["score four-kind", "keep 4 4", "keep", None], "sv") == {
+        "score four-kind": "skriv i Fyrtal", "keep 4 4": "behåll 4 4", "keep": "slå om alla"}
+    assert said(yatzy, ["score small-straight"], "da") == {
+        "score small-straight": "skriv i Lille straight"}
+    assert said(load("liars_dice"), ["bid 2x3", "dudo"], "da") == {
+        "bid 2x3": "bud 2×3", "dudo": "udfordr buddet"}
+    assert said(load("mia"), ["announce 43", "call"], "en") == {
+        "announce 43": "announce 43", "call": "lift the cup"}
+    # a game whose review says nothing of its own keeps its notation
+    assert said(load("knack", players=2), ["raise 2"], "sv") == {"raise 2": "raise 2"}

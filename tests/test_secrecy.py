@@ -15,7 +15,8 @@ import random
 import pytest
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import Table, load, registered, seen_by
+from kastkopp.engine import Table, seen_by
+from kastkopp.games import load, registered
 from worlds import differs, revealed, step, twin
 
 CONFIGS = [

@@ -20,7 +20,8 @@ from kastkopp.dice import (
     faces_from_seed,
     is_client_seed,
 )
-from kastkopp.engine import Table, check_log, load, play_out, verify_log
+from kastkopp.engine import Table, check_log, play_out, verify_log
+from kastkopp.games import load
 from kastkopp.strategy import make_bot
 
 SERVER_SEED = bytes(range(32))

@@ -12,7 +12,8 @@ import random
 import pytest
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import Table, load
+from kastkopp.engine import Table
+from kastkopp.games import load
 from kastkopp.games.yatzy import label, score
 from kastkopp.sheets import Sheet
 from kastkopp.sheets.core import signed

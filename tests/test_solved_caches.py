@@ -14,6 +14,9 @@ from kastkopp.strategy import yatzy_optimal
 from kastkopp.strategy.work import LRU, prune
 from kastkopp.strategy.yatzy_solver import cache_path, standard_rules
 
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
+
 
 def aged(path: Path, size: int, age: float) -> Path:
     path.write_bytes(b"x" * size)

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kastkopp.engine import IllegalAction, RuleError, load
-from kastkopp.stakes import Ledger, PotRules
+from kastkopp.engine import IllegalAction, RuleError
+from kastkopp.games import load
+from kastkopp.games.stakes import Ledger, PotRules
 
 
 def betting(players=2, ante=5, stacks=None) -> Ledger:

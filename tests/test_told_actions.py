@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.engine import load, registered
+from kastkopp.games import load, registered
 
 runner = CliRunner()
 

@@ -11,7 +11,12 @@ import json
 import re
 from typing import Any
 
+import pytest
+
 from test_web_play import browser, create_table, screenshot, server, sit  # noqa: F401
+
+# slow: every test drives a real browser (Chromium)
+pytestmark = pytest.mark.slow
 
 SWEDISH_REFUSAL = "det finns bara 5 tärningar att spara"
 

@@ -28,6 +28,9 @@ from test_web_play import (
     start_server,
 )
 
+# slow: every test drives a real browser (Chromium)
+pytestmark = pytest.mark.slow
+
 __all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 

@@ -28,8 +28,14 @@ def test_the_language_is_the_first_of_ours_the_browser_asks_for() -> None:
 def test_every_word_of_the_scripts_is_translated_in_swedish_and_danish() -> None:
     for lang in ("sv", "da"):
         words = ui_strings(lang)
-        assert set(words) == set(UI)
-        assert {w for w in UI if words[w] == w} <= {"Bonus"}  # the same word in all three
+        # the scripts' texts, and the Yatzy sheets' rows as each sheet names them
+        assert {w for w in words if not w.startswith("row:")} == set(UI)
+        assert words["row:maxi:three-kind"] == {"sv": "Tretal", "da": "Tre ens"}[lang]
+        # the same in every language: names, a word, a sign
+        same = {"Bonus", "Slosch", "palifico", "{n} × {face}"}
+        if lang == "sv":
+            same.add("Hand")
+        assert {w for w in UI if words[w] == w} <= same
 
 
 def test_pages_follow_accept_language_and_a_chosen_language_is_remembered(

@@ -23,6 +23,9 @@ from typing import Any
 import httpx
 import pytest
 
+# slow: every test drives a real browser (Chromium)
+pytestmark = pytest.mark.slow
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -148,7 +151,8 @@ def join(person: Person, table: str, owner: Person) -> None:
 def random_move(person: Person, rng: random.Random) -> None:
     """Click one of the offered moves: a button, or a choice from a list and its button."""
     page = person.page
-    buttons = page.locator("#controls button[data-action], #board button[data-action]")
+    buttons = page.locator("#controls button[data-action]:enabled, "
+                           "#board button[data-action]:enabled")
     groups = page.locator("#controls button[data-verb]")
     options = buttons.count() + groups.count()
     pick = rng.randrange(options)
@@ -191,9 +195,10 @@ def screenshot(person: Person, name: str) -> None:
 
 
 def dice_outside_reveal(person: Person) -> list[int]:
-    """Faces of the dice drawn on the table outside the revealed last round."""
+    """Faces of the dice drawn on the table (or docked as one's own) outside the revealed
+    last round."""
     return [int(f) for f in person.page.eval_on_selector_all(
-        "#board .die", "ds => ds.filter(d => !d.closest('.reveal'))"
+        "#board .die, #controls .own-dice .die", "ds => ds.filter(d => !d.closest('.reveal'))"
         ".map(d => d.dataset.face)")]
 
 

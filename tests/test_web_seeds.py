@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 
 from kastkopp.engine import check_log
 from test_web_play import (
@@ -20,6 +21,9 @@ from test_web_play import (
     server,
     sit,
 )
+
+# slow: every test drives a real browser (Chromium)
+pytestmark = pytest.mark.slow
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
 

@@ -34,6 +34,9 @@ from test_web_play import (
     states,
 )
 
+# slow: every test drives a real browser (Chromium)
+pytestmark = pytest.mark.slow
+
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
 
 LOCALE = Path(__file__).resolve().parent.parent / "src" / "kastkopp" / "locale"

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from kastkopp.cli import app
 from kastkopp.dice import ScriptedDice, SeededDice
-from kastkopp.engine import IllegalAction, RuleError, Table, load, play_out
+from kastkopp.engine import IllegalAction, RuleError, Table, play_out
+from kastkopp.games import load
 from kastkopp.games.yatzy import (
     DASH,
     Keep,
@@ -23,10 +24,11 @@ from kastkopp.games.yatzy import (
     parse_action,
     parse_row,
     render_sheet,
-    row_odds,
     score,
 )
 from kastkopp.strategy import make_bot
+from kastkopp.strategy.odds import odds_for
+from kastkopp.strategy.yatzy_odds import row_odds
 
 runner = CliRunner()
 
@@ -740,10 +742,10 @@ def test_chance_played_alone_expects_23_33():
 
 
 def test_odds_table_has_a_row_per_sheet_row():
-    rows = load("yatzy", preset="yahtzee").odds()
+    rows = odds_for(load("yatzy", preset="yahtzee"))
     assert [r["row"] for r in rows][-2:] == ["Yahtzee", "Chance"]
     with pytest.raises(RuleError):
-        load("yatzy").odds(row="pair")
+        odds_for(load("yatzy"), row="pair")
 
 
 def test_throws_table_probabilities_sum_to_one():

@@ -15,6 +15,9 @@ from kastkopp.engine import IllegalAction, RuleError
 from kastkopp.games.yatzy import FACE, YatzyRules, playable_rows, score, sub_multisets
 from kastkopp.strategy.yatzy_solver import DICE, ROLLS, Sheet, _states, _turn, solve
 
+# slow: solves games (seconds to minutes each)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def no_bonus_yahtzee(tmp_path_factory):
@@ -267,7 +270,8 @@ def test_the_optimal_bot_scores_the_solved_value_on_average(tarningspoker):
     import statistics
 
     from kastkopp.dice import SeededDice
-    from kastkopp.engine import Table, load, play_out
+    from kastkopp.engine import Table, play_out
+    from kastkopp.games import load
     from kastkopp.strategy import make_bot
     from kastkopp.strategy.yatzy_optimal import _TABLES
 
@@ -285,7 +289,7 @@ def test_the_optimal_bot_scores_the_solved_value_on_average(tarningspoker):
 def test_the_optimal_bot_takes_the_advisors_first_choice(tarningspoker):
     import random
 
-    from kastkopp.engine import load
+    from kastkopp.games import load
     from kastkopp.strategy import make_bot
     from kastkopp.strategy.yatzy_optimal import _TABLES, position_from_view
 

@@ -343,11 +343,14 @@ class Outcome:
     ``ranking`` lists groups of seats, best first (a group of several is a true tie).
     ``scores`` are the game's own numbers per seat (lives, points, dice left).
     ``payoffs`` are what each seat won or lost (money in pot games, else a zero-sum share).
+    ``reason`` says how it ended: ``"played"`` to the end under the rules, or ``"forfeit"``
+    (a seat lost by its time running out).
     """
 
     ranking: tuple[tuple[int, ...], ...]
     scores: tuple[float, ...]
     payoffs: tuple[float, ...]
+    reason: str = "played"
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -364,7 +367,7 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         return {"ranking": [list(g) for g in self.ranking], "scores": list(self.scores),
-                "payoffs": list(self.payoffs)}
+                "payoffs": list(self.payoffs), "reason": self.reason}
 
 
 def ranking_by(keys: Sequence[Any]) -> tuple[tuple[int, ...], ...]:
@@ -383,10 +386,10 @@ def forfeit_outcome(players: int, seat: int) -> Outcome:
     """A game lost by one seat's forfeit: the others share first place and its loss."""
     others = tuple(s for s in range(players) if s != seat)
     if not others:
-        return Outcome(ranking=((seat,),), scores=(0.0,), payoffs=(0.0,))
+        return Outcome(ranking=((seat,),), scores=(0.0,), payoffs=(0.0,), reason="forfeit")
     return Outcome(ranking=(others, (seat,)), scores=(0.0,) * players,
                    payoffs=tuple(-1.0 if s == seat else 1.0 / len(others)
-                                 for s in range(players)))
+                                 for s in range(players)), reason="forfeit")
 
 
 def winner_takes_all(players: int, winner: int) -> tuple[float, ...]:
@@ -398,6 +401,42 @@ def winner_takes_all(players: int, winner: int) -> tuple[float, ...]:
 
 
 S = TypeVar("S", bound="State")
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What a game under its rules can never exceed, for adapters that declare it before
+    play (OpenSpiel): the range of any seat's payoff. ``None``: the rules set no such bound
+    (pot games' stakes, points against the average)."""
+
+    utility: tuple[float, float] | None = None
+
+
+ZERO_SUM_SHARE = Bounds(utility=(-1.0, 1.0))  # winner_takes_all and its ties
+
+
+@dataclass(frozen=True)
+class Parts:
+    """Where a game's pieces above its rules live, by module name.
+
+    The rules sit below strategy, sheets and the server, so a game names these modules and
+    never imports them; each registers its pieces with its own package's decorator when
+    :meth:`load` imports it (bots, advisor, odds and warm-up work in ``strategy``, a grader
+    in ``review``, a score-sheet kind in ``sheet``). ``about`` is the message id of a few
+    lines for players.
+    """
+
+    strategy: tuple[str, ...] = ()
+    review: tuple[str, ...] = ()
+    sheet: tuple[str, ...] = ()
+    about: str = ""
+
+    def load(self, part: str) -> bool:
+        """Import the modules of ``part`` (their pieces register); False if the game has none."""
+        modules: tuple[str, ...] = getattr(self, part)
+        for module in modules:
+            importlib.import_module(module)
+        return bool(modules)
 
 
 @dataclass(frozen=True)
@@ -419,6 +458,7 @@ class Game(ABC):
     # parse_action reads as the English ones, so an action told back can be typed again.
     action_words: ClassVar[dict[str, dict[str, str]]] = {}
     hidden_information: ClassVar[bool] = True
+    parts: ClassVar[Parts] = Parts()
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, self.rules_class):
@@ -460,9 +500,14 @@ class Game(ABC):
             return text
         return " ".join(words.get(word, word) for word in text.split(" "))
 
-    def odds(self, **params: str) -> list[dict[str, Any]]:
-        """Rows of odds a player can ask for (``kastkopp odds GAME k=v ...``)."""
-        raise RuleError("there are no odds tables for {game}", game=self.title or self.name)
+    def bounds(self) -> Bounds:
+        """The static bounds of this game under its rules (none known by default)."""
+        return Bounds()
+
+    def opened_by(self, seat: int) -> Game | None:
+        """This game with ``seat`` opening it, for a game whose rules say who opens
+        (Poker Menteur); ``None``: the seating decides who opens."""
+        return None
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
@@ -578,6 +623,8 @@ class State(ABC):
 
 # --------------------------------------------------------------------------- registry
 
+# Filled by :func:`register` as each game's module is imported; :mod:`kastkopp.games` imports
+# them all (the engine never names where the games live) and offers ``load`` and ``registered``.
 _REGISTRY: dict[str, type[Game]] = {}
 
 G = TypeVar("G", bound=type[Game])
@@ -591,26 +638,9 @@ def register(cls: G) -> G:
     return cls
 
 
-def registered() -> dict[str, type[Game]]:
-    """Every registered game by name (importing :mod:`kastkopp.games` registers them)."""
-    importlib.import_module("kastkopp.games")
+def games_registered() -> dict[str, type[Game]]:
+    """The games registered so far (every game, once :mod:`kastkopp.games` is imported)."""
     return dict(_REGISTRY)
-
-
-def load(name: str, preset: str | None = None, players: int | None = None,
-         **rules: Any) -> Game:
-    """A game by name, with a preset, a player count and house rules changed.
-
-    Rule values may be given as text (``lives="5"``) as the command line does.
-    """
-    games = registered()
-    if name not in games:
-        raise RuleError("unknown game '{name}' (games: {known})", name=name,
-                        known=", ".join(sorted(games)))
-    cls = games[name]
-    rules_obj = cls.rules_class.make(preset, **rules)
-    count = cls.default_players if players is None else players
-    return cls(rules=rules_obj, players=count, preset=preset)
 
 
 def game_from_json(data: dict[str, Any]) -> Game:
@@ -622,10 +652,9 @@ def game_from_json(data: dict[str, Any]) -> Game:
         preset = data.get("preset")
     except (KeyError, TypeError, ValueError) as exc:
         raise LogError(f"the log does not say which game it is ({exc})") from None
-    games = registered()
-    if name not in games:
+    if name not in _REGISTRY:
         raise LogError(f"unknown game '{name}' in the log")
-    cls = games[name]
+    cls = _REGISTRY[name]
     try:
         rules_obj = cls.rules_class(**rules)
     except TypeError as exc:

@@ -30,9 +30,9 @@ Knockout: a bracket of the next power of two, the top seeds getting the byes::
 
 Playing the games is left to the caller (the command line, the server): the ``play_*``
 functions take a callback that plays one game between two seated players and returns the
-winner's name (``None`` for a drawn game). A game that has an opening player offers
-``opened_by(seat)`` (see :meth:`kastkopp.games.poker_dice.PokerDice.opened_by`); other
-games are played with the opener in the first seat.
+winner's name (``None`` for a drawn game). A game whose rules name an opening player
+answers :meth:`kastkopp.engine.Game.opened_by` (Poker Menteur does); other games are played
+with the opener in the first seat.
 """
 
 from __future__ import annotations
@@ -151,11 +151,9 @@ def seat_for_game(game: Game, players: tuple[str, str],
         return game, players
     if opener not in players:
         raise RuleError("'{name}' does not play in this game", name=opener)
-    opened_by = getattr(game, "opened_by", None)
-    if callable(opened_by):
-        result = opened_by(players.index(opener))
-        assert isinstance(result, Game)
-        return result, players
+    opened = game.opened_by(players.index(opener))
+    if opened is not None:
+        return opened, players
     other = players[1] if opener == players[0] else players[0]
     return game, (opener, other)
 

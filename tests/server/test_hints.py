@@ -4,6 +4,7 @@ worker thread; a table can be made without hints."""
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,15 +14,34 @@ import pytest
 from fastapi.testclient import TestClient
 from servertools import guest, new_table
 
+from kastkopp.games.yatzy import YatzyRules
 from kastkopp.server.app import create_app
 from kastkopp.strategy import yatzy_optimal
 from kastkopp.strategy.work import LRU
+from kastkopp.strategy.yatzy_solver import cache_path, solve
+
+# slow: solves Tärningspoker once, then prepares it in a worker process
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="session")
+def solved_tarningspoker() -> Path:
+    """Tärningspoker's solved table on disk: solved once (over a minute on a small machine,
+    then kept in the user's cache), so no test races a cold solve against its deadline."""
+    rules = YatzyRules.make("tarningspoker")
+    solve(rules)
+    return cache_path(rules)
 
 
 @pytest.fixture
-def hint_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    # A cold advisor: no solved table in this process, none in the (empty) disk cache.
-    monkeypatch.setenv("KASTKOPP_CACHE", str(tmp_path / "cache"))
+def hint_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                solved_tarningspoker: Path) -> Iterator[TestClient]:
+    # An advisor not yet ready: no solved table in this process, so the first question is
+    # answered "preparing" while a worker loads it from the disk cache.
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shutil.copy(solved_tarningspoker, cache / solved_tarningspoker.name)
+    monkeypatch.setenv("KASTKOPP_CACHE", str(cache))
     monkeypatch.setattr(yatzy_optimal, "_TABLES", LRU(yatzy_optimal.TABLES_KEPT))
     with TestClient(create_app(str(tmp_path / "kastkopp.db"))) as test_client:
         yield test_client
@@ -41,7 +61,7 @@ def test_the_player_to_move_gets_ranked_legal_choices_after_preparing(
     url = f"/api/tables/{table['id']}/hint"
     first = hint_client.get(url, headers=anna)
     assert first.status_code == 202 and first.json() == {"status": "preparing"}
-    # While the table is solved, the server goes on answering.
+    # While the table is prepared, the server goes on answering.
     assert hint_client.get(f"/api/tables/{table['id']}").status_code == 200
     deadline = time.monotonic() + 60
     while (answer := hint_client.get(url, headers=anna)).status_code == 202:

@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 from servertools import Frames, guest, new_table, play_by_websocket
 
 from kastkopp.dice import CommitRevealDice
-from kastkopp.engine import Table, registered, verify_log
+from kastkopp.engine import Table, verify_log
+from kastkopp.games import registered
 from kastkopp.server.app import create_app
 
 GAMES = sorted(registered())

@@ -11,10 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 from servertools import ServerProcess
 from websockets.sync.client import connect
 
 from kastkopp.engine import Table, verify_log
+
+# slow: starts and stops server processes
+pytestmark = pytest.mark.slow
 
 
 def guest(server: ServerProcess, nickname: str) -> dict[str, str]:

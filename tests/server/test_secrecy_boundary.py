@@ -19,7 +19,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kastkopp.dice import SeededDice, seed_commitment
-from kastkopp.engine import Game, Table, load, registered
+from kastkopp.engine import Game, Table
+from kastkopp.games import load, registered
 from kastkopp.server.app import create_app
 from kastkopp.server.hub import event_row
 from kastkopp.store import GameTable, LogEvent, Seat

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from sqlalchemy import select
 
 from kastkopp.server import accounts
 from kastkopp.server.hub import Hub
 from kastkopp.server.series import SeriesRunner
 from kastkopp.store import SeriesTable, Store
+
+# slow: starts and stops server processes
+pytestmark = pytest.mark.slow
 
 
 def advance(runner: SeriesRunner, series_id: str, start: threading.Barrier,

@@ -54,7 +54,8 @@ def odds_command(
     as_json: AsJson = False,
 ) -> None:
     """Odds computed from the rules (for Slosch: the chance a fresh roll beats each value)."""
-    from kastkopp.engine import load, registered
+    from kastkopp.games import load, registered
+    from kastkopp.strategy.odds import odds_for
 
     cls = registered().get(game_name)
     players = cls.default_players if cls is not None else 2
@@ -64,7 +65,7 @@ def odds_command(
     if "lang" in house and language() != "en" and not as_json:  # a table in the language
         rules.setdefault("lang", language())
     game = load(game_name, preset=preset, players=players, **rules)
-    rows = game.odds(**{k: v for k, v in known.items() if k not in house})
+    rows = odds_for(game, **{k: v for k, v in known.items() if k not in house})
     if as_json:
         console.print_json(json.dumps(rows, ensure_ascii=False))
         return

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 @friendly
 def games_command(as_json: AsJson = False) -> None:
     """List the games, their presets, house rules and bots."""
-    from kastkopp.engine import registered
+    from kastkopp.games import registered
     from kastkopp.strategy import bot_help, bot_names
 
     listing = []
@@ -124,7 +124,8 @@ def play_command(
     """
     from kastkopp.cli.terminal import Narrator, TerminalPlayer, board, pick
     from kastkopp.dice import DiceSource, SecureDice, SeededDice
-    from kastkopp.engine import RuleError, Table, play_out, registered
+    from kastkopp.engine import RuleError, Table, play_out
+    from kastkopp.games import registered
     from kastkopp.strategy import make_bot
 
     games = registered()

@@ -73,6 +73,6 @@ def seat_names(seats: Sequence[Seat]) -> list[str]:
 
 
 def make_game(name: str, preset: str | None, rules: Sequence[str] | None, players: int) -> Game:
-    from kastkopp.engine import load
+    from kastkopp.games import load
 
     return load(name, preset=preset, players=players, **parse_rules(rules))

@@ -328,8 +328,8 @@ def solve_liars(
 ) -> None:
     """One round of two-player liar's dice: its value and an equilibrium, by CFR."""
     from kastkopp.engine import RuleError
-    from kastkopp.games.liars_bidding import Bidding
     from kastkopp.games.liars_dice import LiarsRules
+    from kastkopp.strategy.liars_bidding import Bidding
     from kastkopp.strategy.liars_equilibrium import solve
 
     if variant not in ("cfr+", "dcfr"):

@@ -54,11 +54,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from fractions import Fraction
-from functools import cache, lru_cache
 from typing import Any, ClassVar
 
-from kastkopp.dice import Faces, multisets
+from kastkopp.dice import Faces
 from kastkopp.engine import (
     Action,
     Chance,
@@ -66,7 +64,7 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
-    RuleError,
+    Parts,
     Rules,
     State,
     either,
@@ -75,8 +73,7 @@ from kastkopp.engine import (
     rule,
     term,
 )
-from kastkopp.locale import marked, signed, spoken
-from kastkopp.stakes import (
+from kastkopp.games.stakes import (
     BET_TERMS,
     Accept,
     AllIn,
@@ -88,6 +85,7 @@ from kastkopp.stakes import (
     Refuse,
     parse_bet,
 )
+from kastkopp.locale import marked, signed, spoken
 
 DOUBLE_KNOCK_SUM = 12
 
@@ -127,113 +125,6 @@ def describe(kept: Faces, dice: Faces = ()) -> str:
     if len(kept) == 1:
         return f"keeps a {kept[0]}"
     return "rerolls all"
-
-
-# --------------------------------------------------------------------------- odds
-
-
-@cache
-def _throw(kept: Faces) -> tuple[tuple[str, Faces, Fraction], ...]:
-    """What one throw from ``kept`` leads to, playing as the rules and good sense say.
-
-    Results are ``("triple", (face,), p)`` or ``("keep", kept_after, p)``: a pair stays; with
-    no pair the highest die is kept (it is as likely to make a triple as any other choice,
-    and wins ties between triples).
-    """
-    outcomes: dict[tuple[str, Faces], Fraction] = {}
-    for faces, p in multisets(3 - len(kept)):
-        dice = tuple(sorted(kept + faces, reverse=True))
-        face = triple(dice)
-        if face is not None:
-            key: tuple[str, Faces] = ("triple", (face,))
-        else:
-            paired = pair(dice)
-            key = ("keep", (paired, paired) if paired else (dice[0],))
-        outcomes[key] = outcomes.get(key, Fraction(0)) + p
-    return tuple((kind, faces, p) for (kind, faces), p in sorted(outcomes.items()))
-
-
-def _first_triple_by_throw(kept: Faces, throws: int, one: Any) -> list[dict[int, Any]]:
-    """Per throw, the chance that the first triple comes then, by face.
-
-    ``one`` sets the arithmetic: ``Fraction(1)`` for exact odds, ``1.0`` for the bots.
-    """
-    states: dict[Faces, Any] = {kept: one}
-    result = []
-    for _ in range(throws):
-        made: dict[int, Any] = {}
-        after: dict[Faces, Any] = {}
-        for state, mass in states.items():
-            for kind, faces, p in _throw(state):
-                if kind == "triple":
-                    made[faces[0]] = made.get(faces[0], 0 * one) + mass * p
-                else:
-                    after[faces] = after.get(faces, 0 * one) + mass * p
-        result.append(made)
-        states = after
-        if sum(states.values()) < 1e-12:  # only the endless float tail is cut off
-            break
-    return result
-
-
-def triple_chances(kept: Faces, throws: int) -> list[dict[int, Fraction]]:
-    """For each of the next ``throws`` throws, the exact chance of the first triple, by face.
-
-    >>> triple_chances((5, 5), 2)
-    [{5: Fraction(1, 6)}, {5: Fraction(5, 36)}]
-    """
-    return _first_triple_by_throw(kept, throws, Fraction(1))
-
-
-@lru_cache(maxsize=4096)
-def _first_triples(kept: Faces, throws: int = 150) -> tuple[tuple[float, ...], ...]:
-    """:func:`triple_chances` in floats, as rows of the chance for faces 0..6."""
-    return tuple(tuple(float(made.get(face, 0.0)) for face in range(7))
-                 for made in _first_triple_by_throw(kept, throws, 1.0))
-
-
-@lru_cache(maxsize=4096)
-def equities(positions: tuple[Faces, ...]) -> tuple[float, ...]:
-    """Each player's expected share of the pot from the dice kept now, if nobody folds.
-
-    Players throw independently; the first throw with a triple ends it, the higher triple
-    wins, equal triples share.
-
-    >>> [round(e, 4) for e in equities(((6, 6), (5, 5)))]
-    [0.5455, 0.4545]
-    """
-    tables = [_first_triples(kept) for kept in positions]
-    n = len(positions)
-    equity = [0.0] * n
-    alive = [1.0] * n  # the chance each player has not made a triple before this throw
-    for t in range(max(len(table) for table in tables)):
-        made = [table[t] if t < len(table) else (0.0,) * 7 for table in tables]
-        for i in range(n):
-            for face in range(1, 7):
-                p = made[i][face]
-                if p == 0.0:
-                    continue
-                # each other player has no triple or a lower one now, or an equal one;
-                # shares[k] is the chance that exactly k others tie (and nobody is higher)
-                shares = [1.0]
-                for j in range(n):
-                    if j != i:
-                        lower = alive[j] - sum(made[j][face:])
-                        equal = made[j][face]
-                        shares = [a * lower + b * equal
-                                  for a, b in zip([*shares, 0.0], [0.0, *shares], strict=True)]
-                equity[i] += p * sum(c / (k + 1) for k, c in enumerate(shares))
-        for i in range(n):
-            alive[i] -= sum(made[i])
-        if max(alive) < 1e-12:
-            break
-    return tuple(equity)
-
-
-def double_knock_chance() -> Fraction:
-    """The chance that three dice sum to 12 or more: 81/216."""
-    return sum((p for faces, p in multisets(3) if sum(faces) >= DOUBLE_KNOCK_SUM),
-               Fraction(0))
 
 
 # --------------------------------------------------------------------------- rules
@@ -696,6 +587,10 @@ class Knack(Game):
     max_players: ClassVar[int] = 8
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = KnackRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.knack", "kastkopp.strategy.knack_odds"),
+        review=("kastkopp.strategy.knack_review",), sheet=("kastkopp.sheets.pots",),
+        about="about:knack")
     hidden_information: ClassVar[bool] = False
 
     def new_state(self) -> KnackState:
@@ -711,34 +606,6 @@ class Knack(Game):
         raises = (Raise(n) for n in range(1, self.rules.largest_purse + 1))
         return [*(Keep(f) for f in range(1, 7)), Reroll(), Knock(), *raises, Call(), AllIn(),
                 Fold(), DoubleKnock(), Pass(), Accept(), Refuse()]
-
-    def odds(self, **params: str) -> list[dict[str, Any]]:
-        """The chance of three of a kind from each position, and of a double knock.
-
-        >>> from kastkopp.games import load
-        >>> rows = load("knack").odds()
-        >>> rows[-1]["event"], rows[-1]["chance"]
-        ('double knock: 12 or more on three dice', 0.375)
-        """
-        if params:
-            raise RuleError("Knack's odds take no settings (got {params})",
-                            params=", ".join(params))
-        rows = []
-        starts = [((), "throwing all three"), ((6,), "keeping one die"),
-                  ((6, 6), "keeping a pair")]
-        for kept, text in starts:
-            chances = triple_chances(kept, 3)
-            next_throw = sum(chances[0].values(), Fraction(0))
-            within = sum((sum(c.values(), Fraction(0)) for c in chances), Fraction(0))
-            rows.append(_row(f"triple on the next throw, {text}", next_throw))
-            rows.append(_row(f"triple within 3 throws, {text}", within))
-        races = [("pair of 5s against a pair of 6s: first to a triple", ((5, 5), (6, 6))),
-                 ("pair of 2s against nothing kept: first to a triple", ((2, 2), ()))]
-        for text, positions in races:
-            rows.append({"event": text, "chance": round(equities(positions)[0], 6),
-                         "exact": ""})
-        rows.append(_row("double knock: 12 or more on three dice", double_knock_chance()))
-        return rows
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         lang = view.get("lang")
@@ -811,9 +678,3 @@ def _told(lang: str | None, text: str) -> str:
     if m := re.fullmatch(r"throws " + _FACES, text):
         return spoken(lang, "throws {dice}", dice=m[1])
     return text
-
-
-def _row(event: str, chance: Fraction) -> dict[str, Any]:
-    return {"event": event, "chance": round(float(chance), 6),
-            "exact": f"{chance.numerator}/{chance.denominator}"}
-

@@ -49,7 +49,6 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Any, ClassVar
 
 from kastkopp.dice import Faces
@@ -60,6 +59,7 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    Parts,
     RuleError,
     Rules,
     State,
@@ -68,8 +68,7 @@ from kastkopp.engine import (
     register,
     term,
 )
-from kastkopp.locale import marked, signed, spoken
-from kastkopp.stakes import (
+from kastkopp.games.stakes import (
     Accept,
     AllIn,
     Call,
@@ -81,6 +80,7 @@ from kastkopp.stakes import (
     Refuse,
     parse_bet,
 )
+from kastkopp.locale import marked, signed, spoken
 
 # --------------------------------------------------------------------------- hands
 
@@ -127,17 +127,6 @@ def hand(linka: Faces, dice: Faces) -> Hand:
     if low in numbers:
         return Hand(LOW)
     return Hand(NOTHING, x + y)
-
-
-def hand_chances(linka: Faces, open_die: int | None = None) -> dict[int, Fraction]:
-    """The chance of each hand class, the open die given or not."""
-    firsts = [open_die] if open_die is not None else list(range(1, 7))
-    chances: dict[int, Fraction] = {rank: Fraction(0) for rank in HAND_NAMES}
-    weight = Fraction(1, 6 * len(firsts))
-    for first in firsts:
-        for second in range(1, 7):
-            chances[hand(linka, (first, second)).rank] += weight
-    return chances
 
 
 def equity(linka: Faces, mine: Faces, others_open: Sequence[int]) -> float:
@@ -501,6 +490,10 @@ class Linka(Game):
     max_players: ClassVar[int] = 6
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = LinkaRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.linka", "kastkopp.strategy.linka_odds"),
+        review=("kastkopp.strategy.linka_review",), sheet=("kastkopp.sheets.pots",),
+        about="about:linka")
 
     def new_state(self) -> LinkaState:
         n = self.players
@@ -514,50 +507,6 @@ class Linka(Game):
     def all_actions(self) -> list[Action]:
         raises = (Raise(n) for n in range(1, self.rules.largest_purse + 1))
         return [Check(), Call(), AllIn(), *raises, Fold(), Accept(), Refuse()]
-
-    def odds(self, **params: str) -> list[dict[str, Any]]:
-        """The chance of each hand: ``linka=6,3`` (and ``open=2``), or for every linka roll.
-
-        >>> from kastkopp.games import load
-        >>> rows = load("linka").odds(linka="6,3", open="2")
-        >>> for row in rows:
-        ...     if row["chance"]:
-        ...         print(row["hand"], row["exact"], "with a hidden", row["hidden die"])
-        the high linka die 1/3 with a hidden 4 6
-        the low linka die 1/3 with a hidden 1 3
-        nothing 1/3 with a hidden 2 5
-        """
-        unknown = set(params) - {"linka", "open"}
-        if unknown:
-            raise RuleError("Linka's odds take linka=A,B and open=X, not {unknown}",
-                            unknown=", ".join(sorted(unknown)))
-        open_die = _read_die(params["open"], "open") if "open" in params else None
-        if "linka" not in params:
-            if open_die is not None:
-                raise RuleError("give the linka dice too: linka=6,3 open=2")
-            rows = []
-            for high in range(6, 0, -1):
-                for low in range(high, 0, -1):
-                    chances = hand_chances((high, low))
-                    rows.append({"linka": f"{high} {low}",
-                                 **{HAND_KEYS[r]: round(float(chances[r]), 4)
-                                    for r in sorted(HAND_NAMES, reverse=True)}})
-            return rows
-        faces = [f for f in params["linka"].replace(",", " ").split() if f]
-        if len(faces) != 2:
-            raise RuleError("linka is two dice like 6,3, not '{text}'", text=params["linka"])
-        linka = tuple(sorted((_read_die(f, "linka") for f in faces), reverse=True))
-        chances = hand_chances(linka, open_die)
-        rows = []
-        for rank in sorted(HAND_NAMES, reverse=True):
-            row: dict[str, Any] = {"hand": HAND_NAMES[rank],
-                                   "chance": round(float(chances[rank]), 4),
-                                   "exact": str(chances[rank])}
-            if open_die is not None:
-                row["hidden die"] = " ".join(str(h) for h in range(1, 7)
-                                             if hand(linka, (open_die, h)).rank == rank)
-            rows.append(row)
-        return rows
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         lang = view.get("lang")
@@ -620,7 +569,7 @@ def _hand_told(lang: str | None, name: str) -> str:
     return words.get(name, name)
 
 
-def _read_die(text: str, what: str) -> int:
+def read_die(text: str, what: str) -> int:
     if text.strip() not in ("1", "2", "3", "4", "5", "6"):
         raise RuleError("{what} is a die from 1 to 6, not '{text}'", what=what, text=text)
     return int(text)

@@ -52,12 +52,14 @@ from typing import Any, ClassVar
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
+    ZERO_SUM_SHARE,
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
     Outcome,
-    RuleError,
+    Parts,
     Rules,
     State,
     ranking_by,
@@ -65,8 +67,8 @@ from kastkopp.engine import (
     rule,
     winner_takes_all,
 )
+from kastkopp.games.stakes import Ledger
 from kastkopp.locale import marked, minus, spoken
-from kastkopp.stakes import Ledger
 
 # --------------------------------------------------------------------------- values
 
@@ -490,6 +492,10 @@ class Mia(Game):
     max_players: ClassVar[int] = 10
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = MiaRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.mia", "kastkopp.strategy.mia_odds"),
+        review=("kastkopp.strategy.mia_review",), sheet=("kastkopp.sheets.slosch",),
+        about="about:mia")
 
     def new_state(self) -> MiaState:
         ledger = Ledger(self.players)
@@ -499,18 +505,17 @@ class Mia(Game):
         return MiaState(game=self, lives=(self.rules.lives,) * n, losses=(0,) * n,
                         ledger=ledger, out_round=(None,) * n)
 
+    def bounds(self) -> Bounds:
+        # played for lives alone, one winner takes all; points and stakes have no fixed range
+        if self.rules.scoring == "points" or self.rules.stake:
+            return Bounds()
+        return ZERO_SUM_SHARE
+
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
     def all_actions(self) -> list[Action]:
         return [*(Announce(v) for v in self.rules.values), Roll(), Call(), Pass()]
-
-    def odds(self, **params: str) -> list[dict[str, Any]]:
-        """For every value, worst first, the chance that one fresh roll beats it."""
-        if params:
-            raise RuleError("the Slosch odds table needs nothing given")
-        return [{"value": str(v), "beaten": float(self.rules.beaten(v))}
-                for v in self.rules.values]
 
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         lang = view.get("lang")

@@ -89,12 +89,15 @@ from typing import Any, ClassVar, Literal
 
 from kastkopp.dice import Faces, multisets
 from kastkopp.engine import (
+    ZERO_SUM_SHARE,
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
     Message,
     Outcome,
+    Parts,
     RuleError,
     Rules,
     State,
@@ -814,6 +817,11 @@ class Yatzy(Game):
     default_players: ClassVar[int] = 2
     hidden_information: ClassVar[bool] = False
     rules_class: ClassVar[type[Rules]] = YatzyRules
+    parts: ClassVar[Parts] = Parts(
+        strategy=("kastkopp.strategy.yatzy", "kastkopp.strategy.yatzy_optimal",
+                  "kastkopp.strategy.yatzy_odds"),
+        review=("kastkopp.strategy.yatzy_review",), sheet=("kastkopp.sheets.yatzy",),
+        about="about:yatzy")
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
@@ -825,6 +833,10 @@ class Yatzy(Game):
         n = self.players
         return YatzyState(game=self, sheets=((None,) * len(self.rules.rows),) * n,
                           extras=(0,) * n, saved=(0,) * n)
+
+    def bounds(self) -> Bounds:
+        # the winners share +1, the others -1; against the average there is no fixed range
+        return ZERO_SUM_SHARE if self.rules.result != "average" else Bounds()
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules)
@@ -841,16 +853,6 @@ class Yatzy(Game):
         keeps = [Keep(k) for size in range(self.rules.dice)
                  for k, _ in multisets(size)]
         return [*(Score(r) for r in self.rules.rows), *keeps]
-
-    def odds(self, **params: str) -> list[dict[str, Any]]:
-        """For every row: the chance to make it in one throw and within the turn playing
-        for it alone, and its best expected score so (upper rows: three of the face)."""
-        if params:
-            raise RuleError("the Yatzy odds table needs nothing given; choose the rule set "
-                            "with --preset and --rule")
-        return [{"row": label(r, self.rules.lang, self.rules.sheet_name),
-                 **{k: v for k, v in row_odds(r, self.rules).items() if k != "row"}}
-                for r in self.rules.rows]
 
     def colour(self, seat: int) -> str | None:
         """White and black for the two seats of a two-player game (for statistics)."""
@@ -951,30 +953,6 @@ def made(row: str, dice: Faces, rules: YatzyRules) -> bool:
     if row in FACE:
         return dice.count(FACE[row]) >= 3
     return score(row, dice, rules) is not None
-
-
-def row_odds(row: str, rules: YatzyRules) -> dict[str, Any]:
-    """The chance to make ``row`` in one throw and within the turn when playing for it,
-    and the best expected score of the row when playing for it alone."""
-    throws = Throws.of(rules.dice)
-    one = sum(p for h, p in zip(throws.hands, throws.first, strict=True)
-              if made(row, h, rules))
-    hit = [1.0 if made(row, h, rules) else 0.0 for h in throws.hands]
-    if rules.throws == 1:
-        within = one
-        expected = sum(p * _points(row, h, rules, True)
-                       for h, p in zip(throws.hands, throws.first, strict=True))
-    else:
-        chance_stages = throws.stages(lambda h: 1.0 if made(row, h, rules) else 0.0,
-                                      rules.throws - 2)
-        score_stages = throws.stages(lambda h: _points(row, h, rules, False), rules.throws - 2)
-        within = expected = 0.0
-        for index, (hand, p) in enumerate(zip(throws.hands, throws.first, strict=True)):
-            keeps = throws.choices[index]
-            within += p * max(hit[index], *(chance_stages[-1][k] for k in keeps))
-            expected += p * max(_points(row, hand, rules, True),
-                                *(score_stages[-1][k] for k in keeps))
-    return {"row": row, "one_throw": one, "within_turn": within, "expected": expected}
 
 
 def _points(row: str, dice: Faces, rules: YatzyRules, first_throw: bool) -> float:

@@ -93,16 +93,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kastkopp.dice import DiceSource, SecureDice
-from kastkopp.engine import (
-    Action,
-    Game,
-    IllegalAction,
-    KastkoppError,
-    Player,
-    State,
-    Table,
-    load,
-)
+from kastkopp.engine import Action, Game, IllegalAction, KastkoppError, Player, State, Table
+from kastkopp.games import load
 from kastkopp.games.mia import Announce, Call, Roll, read
 
 DEFAULT_PORT = 9000

@@ -26,8 +26,9 @@ How the protocol maps onto OpenSpiel's:
   distinct views before (perfect recall in a string of bounded length); the tensors hash
   the view, and for the information state every view so far tagged with its step, with
   :class:`ViewEncoder`.
-- **Utilities** are ``Outcome.payoffs``, zero-sum by the protocol. The protocol does not
-  bound payoffs in advance, so the declared utility range is wide.
+- **Utilities** are ``Outcome.payoffs``, zero-sum by the protocol. The declared range is the
+  game's own :meth:`~kastkopp.engine.Game.bounds` where its rules give one (a single winner
+  takes all), else a wide one (stakes, points).
 
 OpenSpiel's algorithms then run unchanged, e.g. outcome-sampling MCCFR::
 
@@ -47,7 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from kastkopp.engine import Action, Game, KastkoppError, RuleError, State, load, registered
+from kastkopp.engine import Action, Game, KastkoppError, RuleError, State
+from kastkopp.games import load, registered
 from kastkopp.interop.encoding import DEFAULT_SIZE, ViewEncoder, canonical
 
 try:
@@ -128,12 +130,14 @@ class KastkoppGame(pyspiel.Game):
     """A kastkopp game (with its preset, players and house rules) seen by OpenSpiel."""
 
     def __init__(self, game: Game, params: dict[str, Any] | None = None) -> None:
+        # the game's own bound where its rules give one, else a range wide enough for any
+        low, high = game.bounds().utility or (-UTILITY_BOUND, UTILITY_BOUND)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(numbering(game)[0]),
             max_chance_outcomes=MAX_SIDES,
             num_players=game.players,
-            min_utility=-UTILITY_BOUND,
-            max_utility=UTILITY_BOUND,
+            min_utility=low,
+            max_utility=high,
             utility_sum=0.0,
             max_game_length=MAX_GAME_LENGTH,
         )

@@ -37,7 +37,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from kastkopp.dice import SeededDice
-from kastkopp.engine import Action, Game, IllegalAction, Table, load
+from kastkopp.engine import Action, Game, IllegalAction, Table
+from kastkopp.games import load
 from kastkopp.interop.encoding import DEFAULT_SIZE, ViewEncoder
 
 try:

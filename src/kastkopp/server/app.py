@@ -35,9 +35,10 @@ from sqlalchemy import select
 from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
-from kastkopp.engine import IllegalAction, KastkoppError, Message, registered
+from kastkopp.engine import IllegalAction, KastkoppError, Message
+from kastkopp.games import registered
 from kastkopp.locale.messages import translate
-from kastkopp.server import accounts, hints, origin, pages, review, stats, wire
+from kastkopp.server import accounts, hints, origin, pages, review, review_try, stats, wire
 from kastkopp.server.bodies import StrictJson
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
 from kastkopp.server.limits import Limiter, RateLimited, RateLimits
@@ -644,6 +645,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
 
     pages.mount(app)
     app.include_router(review.router)
+    app.include_router(review_try.router)
     return app
 
 

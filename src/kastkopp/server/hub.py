@@ -57,10 +57,10 @@ from kastkopp.engine import (
     Table,
     forfeit_outcome,
     game_from_json,
-    load,
     seen_by,
     term,
 )
+from kastkopp.games import load
 from kastkopp.server.wire import dumps
 from kastkopp.server.workers import Busy, Workers
 from kastkopp.store import Account, GameTable, LogEvent, Seat, Store

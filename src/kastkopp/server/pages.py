@@ -37,8 +37,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 from starlette.requests import HTTPConnection
 
-from kastkopp.engine import registered
-from kastkopp.games import load
+from kastkopp.games import load, registered
+from kastkopp.locale import spoken
 from kastkopp.server import accounts, chat, hints, replays, sheets_api, stats
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
@@ -91,7 +91,14 @@ def environment(lang: str) -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(), extensions=["jinja2.ext.i18n"])
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    # a game's title or a rule's help, marked in the games and translated in their catalogs
+    env.filters["said"] = lambda text: said(lang, text)
     return env
+
+
+def said(lang: str, text: str) -> str:
+    """A text marked in the games (a title, a rule's help) in ``lang``; "" stays ""."""
+    return spoken(lang, text) if text else text
 
 
 def gettext(lang: str, message: str) -> str:
@@ -219,26 +226,73 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Each person's seed, added after the commitment:"), N_("a bot adds no seed"),
       N_("waiting for a seed"), N_("Your seed"), N_("Use this seed"),
       N_("A seed is 1 to 64 letters, digits or punctuation marks"),
-      N_("Revealed server seed"), N_("its SHA-256 is the commitment")]
+      N_("Revealed server seed"), N_("its SHA-256 is the commitment"),
+      # Slosch and liar's dice: pickers, moves and rounds told
+      N_("Announce a value"), N_("Announce {value}"), N_("Believe and roll"), N_("Bid {bid}"),
+      N_("Call: lift the cup"), N_("Click the dice to keep open"), N_("Exact!"),
+      N_("Fewer dice"), N_("First rank"), N_("Hand"), N_("Keep {dice}, throw the rest"),
+      N_("Liar!"), N_("More dice"), N_("Open on the table"), N_("Pass the cup on"),
+      N_("Player"), N_("Second rank"), N_("Slosch"), N_("Take the cup"), N_("The cup"),
+      N_("The hand was not there"), N_("The hand was there"), N_("There was 1"),
+      N_("There were {n}"), N_("This round"), N_("Throw all five again"),
+      N_("You roll {value}"), N_("Your bid"), N_("a die"), N_("a life"), N_("a point"),
+      N_("exact"), N_("holds the cup"), N_("liar"), N_("out"), N_("palifico"),
+      N_("the face stays {face}"), N_("{caller} calls {call} on {name}'s bid of {bid}"),
+      N_("{caller} calls {name}'s {claim}: the cup shows {dice}"),
+      N_("{name} announces {value}"), N_("{name} announces {value} and lifts the cup: {dice}"),
+      N_("{name} believes it and rolls"),
+      N_("{name} bids {bid}"), N_("{name} comes back to the start"),
+      N_("{name} has rolled and announces a value"),
+      N_("{name} keeps dice open and throws the rest"),
+      N_("{name} keeps {dice} open and throws the rest"),
+      N_("{name} loses the round: {reason}"), N_("{name} loses {what}"),
+      N_("{name} opens the bidding"), N_("{name} passes the cup on without looking"),
+      N_("{name} raises the bid or calls liar"), N_("{name} takes the cup"),
+      N_("{name} takes the cup or calls liar on {bid}"), N_("{name} throws all five again"),
+      N_("{name} was right and keeps what they have"), N_("{name} wins the game"),
+      N_("{name} wins {what} back"), N_("{n} dice"), N_("{n} dice on the table"),
+      N_("{n} dice under the cup"), N_("{n} lives"), N_("{n} points"), N_("{n} × {face}"),
+      N_("{name} scored {n} in {row}"),
+      N_("Play again"),
+      N_("Refused"), N_("Edit"),
 
-# A few lines for players on each game's page, in the page's language.
-ABOUT = [N_("about:knack"), N_("about:liars_dice"), N_("about:linka"), N_("about:mia"),
-         N_("about:poker_dice"), N_("about:yatzy")]
+      N_("{claimer} announced {claim}: {name} may believe it and roll, call, or pass the cup on"),
+      N_("a person, invited by link"),
+      # the rows of the Yatzy sheets, named as the players' sheets name them
+      N_("row:ones"), N_("row:twos"), N_("row:threes"), N_("row:fours"), N_("row:fives"),
+      N_("row:sixes"), N_("row:pair"), N_("row:two-pairs"), N_("row:three-pairs"),
+      N_("row:three-kind"), N_("row:four-kind"), N_("row:five-kind"), N_("row:small-straight"),
+      N_("row:large-straight"), N_("row:full-straight"), N_("row:full-house"), N_("row:villa"),
+      N_("row:tower"), N_("row:chance"), N_("row:yatzy")]
+
 
 
 def ui_strings(lang: str) -> dict[str, str]:
-    return {text: gettext(lang, text) for text in UI}
+    return {**{text: gettext(lang, text) for text in UI}, **yatzy_rows(lang)}
+
+
+@cache
+def yatzy_rows(lang: str) -> dict[str, str]:
+    """Each Yatzy-family sheet's rows as its players name them in ``lang``
+    (``row:maxi:yatzy`` → ``Maxi Yatzy``): the game's own labels, for the page's sheets."""
+    from kastkopp.games import yatzy
+
+    sums = ("upper", "bonus", "extra", "total", "average", "result")
+    return {f"row:{sheet}:{row}": yatzy.label(row, lang, sheet)
+            for sheet in yatzy.TITLES for row in (*yatzy.ALL_ROWS, *sums)}
 
 
 def game_info(lang: str) -> list[dict[str, Any]]:
-    return [{"name": name, "title": cls.title, "summary": cls.summary,
+    return [{"name": name, "title": said(lang, cls.title), "summary": said(lang, cls.summary),
              "players": [cls.min_players, cls.max_players],
              "default_players": cls.default_players,
-             "presets": {p: cls.rules_class.PRESET_HELP.get(p, "")
+             "presets": {p: said(lang, cls.rules_class.PRESET_HELP.get(p, ""))
                          for p in cls.rules_class.PRESETS},
-             "rules": [s.to_json() for s in cls.rules_class.specs()],
+             "rules": [{**s.to_json(), "help": said(lang, s.help)}
+                       for s in cls.rules_class.specs()],
              "bots": {b: bot_help(name, b) for b in bot_names(name)},
-             "about": gettext(lang, f"about:{name}"),
+             # a few lines for players, named by the game (its Parts)
+             "about": gettext(lang, cls.parts.about) if cls.parts.about else "",
              "advice": has_advice(name)}
             for name, cls in sorted(registered().items())]
 

@@ -26,7 +26,6 @@ changes made to a sheet, which is also what the sheet file stores.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import shlex
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -34,15 +33,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
-from kastkopp.engine import (
-    IllegalAction,
-    Message,
-    RuleError,
-    Rules,
-    ranking_by,
-    registered,
-    term,
-)
+from kastkopp.engine import IllegalAction, Message, RuleError, Rules, ranking_by, term
+from kastkopp.games import load_part, registered
 
 
 class Entry:
@@ -198,13 +190,11 @@ def register_kind(kind: type[SheetKind]) -> type[SheetKind]:
     return kind
 
 
-KIND_MODULES = ("liars", "poker_dice", "pots", "slosch", "yatzy")
-
-
 def _load_kinds() -> None:
-    """Import every kind's module, which registers it (once; later calls cost nothing)."""
-    for module in KIND_MODULES:
-        importlib.import_module(f"kastkopp.sheets.{module}")
+    """Import every game's sheet modules (its :class:`~kastkopp.engine.Parts`), which
+    register their kinds (once; later calls cost nothing)."""
+    for name in registered():
+        load_part(name, "sheet")
 
 
 def kinds() -> dict[str, SheetKind]:

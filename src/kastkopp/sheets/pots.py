@@ -3,7 +3,7 @@
 Every pot is one entry. Each player's cell is what the pot did to them — what they won
 minus what they paid in — and their balance is the sum of their cells; since every pot is
 paid out whole, the balances always sum to zero. The movements go through the game's own
-ledger (:class:`kastkopp.stakes.Ledger`), so its rules hold: nobody pays more than their
+ledger (:class:`kastkopp.games.stakes.Ledger`), so its rules hold: nobody pays more than their
 purse has left (``purse``, ``purses``), and everybody in a pot has paid the ``ante``.
 
 Entries, as typed:
@@ -29,6 +29,7 @@ from typing import ClassVar
 
 from kastkopp.engine import IllegalAction, Rules, term
 from kastkopp.games.knack import KnackRules
+from kastkopp.games.stakes import Ledger, PotRules
 from kastkopp.sheets.core import (
     Derivation,
     Entry,
@@ -41,7 +42,6 @@ from kastkopp.sheets.core import (
     register_kind,
     signed,
 )
-from kastkopp.stakes import Ledger, PotRules
 
 WON_WORDS = {"won", "wins", "win", "vann", "vandt", "vinder", "to"}
 DOUBLE_WORDS = {"double", "dubbelknack", "dobbeltbank", "dubbel"}

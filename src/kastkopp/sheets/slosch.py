@@ -33,6 +33,7 @@ from typing import ClassVar
 
 from kastkopp.engine import IllegalAction, Message, term
 from kastkopp.games.mia import MiaRules
+from kastkopp.games.stakes import Ledger
 from kastkopp.sheets.core import (
     Derivation,
     Entry,
@@ -45,7 +46,6 @@ from kastkopp.sheets.core import (
     register_kind,
 )
 from kastkopp.sheets.rounds import Countdown, is_cell, read_cell
-from kastkopp.stakes import Ledger
 
 SLOSCH_WORDS = {"slosch", "mia", "21", "double"}
 LOSS_WORDS = {"loss", "lost", "lose", "förlust", "förlorade", "tabt"}

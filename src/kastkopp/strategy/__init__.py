@@ -1,7 +1,7 @@
 """Bots, odds and solvers. Each game's strategy module registers its bots here.
 
-A game's bots live in the module named after the game (``kastkopp.strategy.mia`` for
-``mia``), imported the first time that game's bots are asked for.
+A game names its strategy modules in its :class:`~kastkopp.engine.Parts`; they are imported
+the first time that game's bots are asked for.
 
 >>> from kastkopp.games import load
 >>> from kastkopp.strategy import bot_names, make_bot
@@ -12,13 +12,12 @@ True
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from kastkopp.engine import Action, Game, Player, RuleError
+from kastkopp.games import load_part
 
 BotFactory = Callable[[Game], Player]
 
@@ -46,21 +45,19 @@ def register_bot(game: str, name: str, help: str) -> Callable[[BotFactory], BotF
     return decorate
 
 
-def _load_bots(game: str) -> None:
-    """Import the strategy module named after ``game``, if there is one."""
-    module = f"{__name__}.{game}"
-    if game.isidentifier() and importlib.util.find_spec(module) is not None:
-        importlib.import_module(module)
+def load_strategy(game: str) -> None:
+    """Import the strategy modules ``game`` names, so its bots, advisor and odds register."""
+    load_part(game, "strategy")
 
 
 def bot_names(game: str) -> list[str]:
     """The bots that play ``game``, ``random`` first."""
-    _load_bots(game)
+    load_strategy(game)
     return ["random", *sorted(_BOTS.get(game, {}))]
 
 
 def bot_help(game: str, name: str) -> str:
-    _load_bots(game)
+    load_strategy(game)
     if name == "random":
         return "picks any legal action at random"
     return _BOT_HELP.get((game, name), "")
@@ -68,7 +65,7 @@ def bot_help(game: str, name: str) -> str:
 
 def make_bot(game: Game, name: str) -> Player:
     """A bot by name for ``game``; raises :class:`RuleError` for an unknown name."""
-    _load_bots(game.name)
+    load_strategy(game.name)
     if name == "random":
         return RandomBot()
     factories = _BOTS.get(game.name, {})

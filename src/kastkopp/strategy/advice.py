@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kastkopp.engine import Game
-from kastkopp.strategy import _load_bots
+from kastkopp.strategy import load_strategy
 from kastkopp.strategy.work import Work
 
 
@@ -76,6 +76,6 @@ def register_advisor(game: str) -> Callable[[AdvisorFactory], AdvisorFactory]:
 
 def advisor_for(game: Game) -> Advisor | None:
     """The advisor for a game under its rules, or ``None`` when there is none."""
-    _load_bots(game.name)
+    load_strategy(game.name)
     factory = _ADVISORS.get(game.name)
     return factory(game) if factory is not None else None

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kastkopp.engine import Action
-from kastkopp.stakes import AllIn, Call, Check, Fold, Raise
+from kastkopp.games.stakes import AllIn, Call, Check, Fold, Raise
 from kastkopp.strategy.review import Moment, Step
 
 

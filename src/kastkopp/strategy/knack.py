@@ -21,17 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from kastkopp.engine import Action, Game, Player
-from kastkopp.games.knack import (
-    DoubleKnock,
-    Keep,
-    Knock,
-    Pass,
-    Reroll,
-    double_knock_chance,
-    equities,
-)
-from kastkopp.stakes import Accept, AllIn, Call, Fold, Raise, Refuse
+from kastkopp.games.knack import DoubleKnock, Keep, Knock, Pass, Reroll
+from kastkopp.games.stakes import Accept, AllIn, Call, Fold, Raise, Refuse
 from kastkopp.strategy import register_bot
+from kastkopp.strategy.knack_odds import double_knock_chance, equities
 
 
 @dataclass

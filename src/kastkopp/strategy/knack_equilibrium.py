@@ -17,7 +17,7 @@ One throw, as :mod:`kastkopp.games.knack` plays it:
    having seen it (each picks the best for himself).
 3. The worst placed (:func:`kastkopp.games.knack.position`; seat 0 on equal positions)
    knocks — the next throw at the same stake — or raises, at most what the table's ledger
-   (:class:`kastkopp.stakes.Ledger`) allows. The other calls (the next throw at the
+   (:class:`kastkopp.games.stakes.Ledger`) allows. The other calls (the next throw at the
    higher stake) or folds, losing what he has paid in; a raise he cannot pay, he must
    fold to.
 4. When a throw wins the pot, the loser may ask for a double knock and the winner accept
@@ -66,12 +66,12 @@ from kastkopp.games.knack import (
     Knock,
     Pass,
     Reroll,
-    double_knock_chance,
     pair,
     position,
     triple,
 )
-from kastkopp.stakes import Accept, Call, Fold, Ledger, Raise, Refuse
+from kastkopp.games.stakes import Accept, Call, Fold, Ledger, Raise, Refuse
+from kastkopp.strategy.knack_odds import double_knock_chance
 
 Array = np.ndarray
 

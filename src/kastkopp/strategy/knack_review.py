@@ -7,21 +7,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from kastkopp.engine import Game
-from kastkopp.games.knack import equities
 from kastkopp.strategy.betting_review import bet_moment
+from kastkopp.strategy.knack_odds import equities
 from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_grader
 
 
 def grade(game: Game, steps: Sequence[Step]) -> Graded:
     moments: list[Moment] = []
-    for step, _, _, view in decisions(steps):
-        action = game.parse_action(step.action)
+    for step, seat, made, view in decisions(steps):
+        action = game.parse_action(made)
         active = [s for s in range(len(view["kept"])) if s not in view["folded"]]
-        if step.seat not in active:
+        if seat not in active:
             continue
         shares = equities(tuple(tuple(view["kept"][s]) for s in active))
-        share = shares[active.index(step.seat)]
-        kept = " ".join(map(str, view["kept"][step.seat])) or "-"
+        share = shares[active.index(seat)]
+        kept = " ".join(map(str, view["kept"][seat])) or "-"
         moments.append(bet_moment(step, action, step.before.legal_actions(), share,
                                   len(active), view, {"kept": kept}))
     return Graded(moments, "chips", tolerance=1e-9,

@@ -46,13 +46,10 @@ from kastkopp.games.liars_dice import (
     Keep,
     LiarsDice,
     best_hand,
-    bid_chance,
-    binomial_exactly,
     count_matches,
-    face_chance,
-    hand_chance,
 )
 from kastkopp.strategy import register_bot
+from kastkopp.strategy.liars_odds import bid_chance, binomial_exactly, face_chance, hand_chance
 
 HAND_INDEX = {hand: i for i, hand in enumerate(HANDS)}
 

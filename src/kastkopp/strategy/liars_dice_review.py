@@ -18,14 +18,26 @@ import numpy as np
 
 from kastkopp.engine import Game
 from kastkopp.games.liars_dice import Bid, Calza, Dudo, HandBid, LiarsDice
+from kastkopp.locale import spoken
 from kastkopp.strategy.cfr import Decision
 from kastkopp.strategy.liars_dice import StrongLiarsBot, current_bid
 from kastkopp.strategy.liars_equilibrium import BiddingGame, LiarsEquilibrium, equilibrium_for
-from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_grader
+from kastkopp.strategy.review import (
+    Graded,
+    Moment,
+    Step,
+    decisions,
+    register_grader,
+    register_words,
+)
 
 # The round solver stops at an exploitability of 0.001 dice; a choice this close to the
 # best counts as the best.
 TOLERANCE = 0.01
+# That bound is over the whole round: at a position the other player's equilibrium bids
+# reach with chance r, the values may be off by about 0.001 / r. Positions reached less
+# often than this (after a bid the equilibrium hardly ever makes) are described, not graded.
+MIN_REACH = 0.1
 
 
 class RoundValues:
@@ -61,16 +73,17 @@ class RoundValues:
 
     def action_values(self, node: tuple[int, ...], hand: int) -> dict[str, float] | None:
         """For the player to move at ``node`` with ``hand``: each action's expected dice won,
-        given how the other player's equilibrium bids reach the node; ``None`` where it
-        never does."""
+        given how the other player's equilibrium bids reach the node; ``None`` where they
+        reach it less often than :data:`MIN_REACH` (the values are not precise there)."""
         mover = len(node) % 2
         bids = self.eq.bidding.bids
         reach = np.ones(self.game.hands[1 - mover])
         for i in range(len(node)):
             if i % 2 != mover:
                 reach = reach * self.eq.solver.policy(node[:i])[str(bids[node[i]])]
-        weights = (self.chance[hand, :] if mover == 0 else self.chance[:, hand]) * reach
-        if weights.sum() <= 1e-12:
+        dealt = self.chance[hand, :] if mover == 0 else self.chance[:, hand]
+        weights = dealt * reach
+        if weights.sum() < MIN_REACH * dealt.sum():
             return None
         shape = self.game.expand(node)
         assert isinstance(shape, Decision)
@@ -128,8 +141,8 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
     assert isinstance(game, LiarsDice)
     odds = StrongLiarsBot(game, trust=0.0)
     moments: list[Moment] = []
-    for step, _, _, view in decisions(steps):
-        action = game.parse_action(step.action)
+    for step, seat, made, view in decisions(steps):
+        action = game.parse_action(made)
         own = view.get("your_dice") or []
         situation = {"dice": " ".join(map(str, own))} if own else {}
         if view.get("bid"):
@@ -146,7 +159,7 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
                 detail["right"] = odds.exact(bid, view)
         detail = {k: min(1.0, max(0.0, v)) for k, v in detail.items()}  # float sums
         exact = _exact(step, view, game, detail, situation)
-        moments.append(exact or Moment(step.index, step.seat, "decision", made=step.action,
+        moments.append(exact or Moment(step.index, seat, "decision", made=made,
                                        situation=situation, detail=detail))
     return Graded(moments, "dice", tolerance=TOLERANCE,
                   method="binomial odds from the seat's own dice; two-player rounds the "
@@ -156,3 +169,13 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
 @register_grader("liars_dice")
 def grader(game: Game) -> Any:
     return grade
+
+
+@register_words("liars_dice")
+def words(game: Game, notation: str, lang: str) -> str:
+    """``bid 2x3`` → ``bud 2×3``; ``dudo`` → ``utmana``."""
+    verb, _, rest = notation.partition(" ")
+    if verb == "bid":
+        return spoken(lang, "bid {bid}", bid=rest.replace("x", "×"))
+    return {"dudo": spoken(lang, "challenge the bid"), "calza": spoken(lang, "call it exact"),
+            "accept": spoken(lang, "accept")}.get(notation, notation)

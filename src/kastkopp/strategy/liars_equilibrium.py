@@ -5,7 +5,7 @@ challenge — is public. So the public tree is the tree of bid sequences, and
 :mod:`kastkopp.strategy.cfr` carries, along it, one vector per player over his possible
 cups. A leaf is a challenge of the last bid: the bidder wins one if the lifted dice hold it.
 Which bids exist, which may open and how dice are counted come from
-:class:`kastkopp.games.liars_bidding.Bidding` (kastkopp's rule sets, or OpenSpiel's).
+:class:`kastkopp.strategy.liars_bidding.Bidding` (kastkopp's rule sets, or OpenSpiel's).
 
 The tree has one node per increasing sequence of bids, so it doubles with every bid: one
 die each with six faces is 2^12 sequences, two dice each with four faces 2^16. Trees up to
@@ -18,7 +18,7 @@ is refused with those figures.
 
 Usage::
 
-    >>> from kastkopp.games.liars_bidding import Bidding
+    >>> from kastkopp.strategy.liars_bidding import Bidding
     >>> eq = solve(Bidding.openspiel(dice=1, faces=3), target=1e-4)
     >>> eq.exploitability < 1e-4, -1 < eq.game_value < 1
     (True, True)
@@ -36,9 +36,9 @@ import numpy as np
 
 from kastkopp.dice import Faces, multisets
 from kastkopp.engine import Action, Player, RuleError
-from kastkopp.games.liars_bidding import Bidding
 from kastkopp.games.liars_dice import LiarsDice, LiarsRules
 from kastkopp.strategy.cfr import Array, Decision, Leaf, Solver, build
+from kastkopp.strategy.liars_bidding import Bidding
 from kastkopp.strategy.liars_lattice import Lattice, LatticeSolver
 from kastkopp.strategy.work import LRU, Work
 

@@ -31,8 +31,8 @@ import numpy as np
 
 from kastkopp.dice import multisets
 from kastkopp.engine import RuleError
-from kastkopp.games.liars_bidding import Bidding
 from kastkopp.strategy.cfr import Iterating
+from kastkopp.strategy.liars_bidding import Bidding
 
 CALL = "dudo"
 NO_BID = -1
@@ -258,8 +258,8 @@ class LatticeSolver(Iterating):
         self.iterations = 0
         self.variant = "cfr+"
         width = max(lattice.hands)
-        self.regrets = np.zeros((lattice.edges, width), dtype=dtype)
-        self.average = np.zeros((lattice.edges, width), dtype=dtype)
+        self.regrets: np.ndarray = np.zeros((lattice.edges, width), dtype=dtype)
+        self.average: np.ndarray = np.zeros((lattice.edges, width), dtype=dtype)
         depth = len(lattice.need) + 2
         self._sig = np.zeros((depth, len(lattice.need) + 1, width))
         self._cv = np.zeros((depth, len(lattice.need) + 1, width))

@@ -19,7 +19,7 @@ from typing import Any
 
 from kastkopp.engine import Action, Game, Player
 from kastkopp.games.linka import equity
-from kastkopp.stakes import AllIn, Call, Check, Fold, Raise, Refuse
+from kastkopp.games.stakes import AllIn, Call, Check, Fold, Raise, Refuse
 from kastkopp.strategy import register_bot
 
 

@@ -15,14 +15,13 @@ from kastkopp.strategy.review import Graded, Moment, Step, decisions, register_g
 
 def grade(game: Game, steps: Sequence[Step]) -> Graded:
     moments: list[Moment] = []
-    for step, _, _, view in decisions(steps):
+    for step, seat, made, view in decisions(steps):
         if view.get("phase") == "agree" or not view.get("linka"):
             continue
-        seat = step.seat
         others = [s for s in range(len(view["dice"])) if s != seat and s not in view["folded"]]
         mine = tuple(view["dice"][seat])
         share = equity(tuple(view["linka"]), mine, [view["dice"][s][0] for s in others])
-        moments.append(bet_moment(step, game.parse_action(step.action),
+        moments.append(bet_moment(step, game.parse_action(made),
                                   step.before.legal_actions(), share, len(others) + 1, view,
                                   {"dice": " ".join(map(str, mine))}))
     return Graded(moments, "chips", tolerance=1e-9,

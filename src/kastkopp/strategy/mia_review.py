@@ -18,8 +18,9 @@ from typing import Any
 
 from kastkopp.engine import Action, Game, Player
 from kastkopp.games.mia import MIA, MiaRules, MiaState, chance_of, parse_value, read, value_name
+from kastkopp.locale import spoken
 from kastkopp.strategy.mia_equilibrium import Equilibrium, solve
-from kastkopp.strategy.review import Graded, Moment, Step, register_grader
+from kastkopp.strategy.review import Graded, Moment, Step, register_grader, register_words
 
 # The equilibrium is solved to this exploitability (lives); about five seconds once per rule
 # set, then kept for the process. A choice this close to the best counts as the best.
@@ -124,3 +125,13 @@ class EquilibriumMiaPlayer(Player):
         labels = [k for k in policy if k in by_name]
         weights = [float(policy[k][hand]) for k in labels]
         return by_name[rng.choices(labels, weights=weights)[0]]
+
+
+@register_words("mia")
+def words(game: Game, notation: str, lang: str) -> str:
+    """``announce 43`` → ``säg 43``; ``call`` → ``lyft koppen``."""
+    verb, _, rest = notation.partition(" ")
+    if verb == "announce":
+        return spoken(lang, "announce {claim}", claim=rest)
+    return {"roll": spoken(lang, "believe it and roll"), "call": spoken(lang, "lift the cup"),
+            "pass": spoken(lang, "pass the cup on unseen")}.get(notation, notation)

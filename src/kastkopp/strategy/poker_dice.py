@@ -36,12 +36,11 @@ from kastkopp.games.poker_dice import (
     PokerDiceRules,
     Reroll,
     best_hand,
-    hand_chances,
     hands,
     parse_hand,
-    reroll_table,
 )
 from kastkopp.strategy import register_bot
+from kastkopp.strategy.poker_dice_odds import hand_chances, reroll_table
 
 
 @dataclass

@@ -12,6 +12,9 @@ A grader turns the replayed log (a list of :class:`Step`) into :class:`Moment` s
   a bid holds) where the game has no exact best;
 - a roll may carry its luck: how much the dice moved the seat's expectation.
 
+"Try again from here" (:func:`seen_at`, :func:`try_again`) sets a decision's position up
+from its seat's own view and grades another choice there with the same grader.
+
 >>> from kastkopp.engine import Table
 >>> from kastkopp.games import load
 >>> import random
@@ -26,10 +29,8 @@ True
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kastkopp.engine import (
@@ -152,6 +153,10 @@ class Review:
 Grader = Callable[[Game, Sequence[Step]], Graded]
 GraderFactory = Callable[[Game], Grader]
 _GRADERS: dict[str, GraderFactory] = {}
+# (game, notation, language) -> the choice in a player's words
+Words = Callable[[Game, str, str], str]
+_WORDS: dict[str, Words] = {}
+LANGUAGES = ("sv", "da", "en")
 
 
 def decisions(steps: Sequence[Step]) -> Iterator[tuple[Step, int, str, dict[str, Any]]]:
@@ -172,10 +177,34 @@ def register_grader(game: str) -> Callable[[GraderFactory], GraderFactory]:
     return decorate
 
 
+def register_words(game: str) -> Callable[[Words], Words]:
+    """Decorator for ``(game, notation, lang) -> words``: how a game's review says a choice."""
+
+    def decorate(words: Words) -> Words:
+        _WORDS[game] = words
+        return words
+
+    return decorate
+
+
+def said(game: Game, notations: Iterable[str | None], lang: str) -> dict[str, str]:
+    """Each choice's notation in a player's words (``keep 4 4`` → ``behåll 4 4``), as its
+    game's review module says it; a game that says nothing keeps its notation."""
+    game.parts.load("review")
+    words = _WORDS.get(game.name)
+    out: dict[str, str] = {}
+    for notation in notations:
+        if notation and notation not in out:
+            try:
+                out[notation] = words(game, notation, lang) if words and lang in LANGUAGES \
+                    else notation
+            except (KastkoppError, KeyError, ValueError):
+                out[notation] = notation
+    return out
+
+
 def grader_for(game: Game) -> Grader:
-    module = f"kastkopp.strategy.{game.name}_review"
-    if game.name.isidentifier() and importlib.util.find_spec(module) is not None:
-        importlib.import_module(module)
+    game.parts.load("review")
     if game.name not in _GRADERS:
         raise ReviewError("kastkopp cannot review {game} yet", game=game.title)
     return _GRADERS[game.name](game)
@@ -218,10 +247,10 @@ def steps_of(game: Game, events: Sequence[dict[str, Any]]) -> list[Step]:
     return steps
 
 
-def review(data: dict[str, Any], top: int = 3) -> Review:
-    """Review a finished game's log (a :meth:`Table.to_json`); raises :class:`ReviewError`
-    when the game is not over (its hidden dice would show) and :class:`LogError` when the
-    log does not replay."""
+def finished(data: dict[str, Any]) -> tuple[Game, list[Step], int | None]:
+    """A finished game's log replayed: the game, its steps and the seat that forfeited (if
+    one did). Raises :class:`ReviewError` when the game is not over (its hidden dice would
+    show) and :class:`LogError` when the log does not replay."""
     if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
         raise LogError("this is not a kastkopp log")
     game = game_from_json(data)
@@ -233,6 +262,15 @@ def review(data: dict[str, Any], top: int = 3) -> Review:
     forfeit = next((s.seat for s in steps if s.kind == "forfeit"), None)
     if forfeit is None and not state.is_over():
         raise ReviewError("the game is not over; a review would show hidden dice")
+    return game, steps, forfeit
+
+
+def review(data: dict[str, Any], top: int = 3) -> Review:
+    """Review a finished game's log (a :meth:`Table.to_json`); raises :class:`ReviewError`
+    when the game is not over (its hidden dice would show) and :class:`LogError` when the
+    log does not replay."""
+    game, steps, forfeit = finished(data)
+    state = steps[-1].after if steps else game.new_state()
     outcome = forfeit_outcome(game.players, forfeit) if forfeit is not None \
         else state.outcome()
     graded = grader_for(game)(game, steps)
@@ -242,6 +280,96 @@ def review(data: dict[str, Any], top: int = 3) -> Review:
                  for seat in range(game.players)]
     return Review(game.name, game.title, names, graded.unit, graded.method, graded.moments,
                   summaries, data)
+
+
+# --------------------------------------------------------------------------- try again
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A decision's position as its seat saw it then: the seat's own view (every other cup
+    closed again) and the actions it could choose from."""
+
+    index: int
+    seat: int
+    view: dict[str, Any]
+    legal: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "seat": self.seat, "to_move": self.seat,
+                "view": self.view, "legal": self.legal}
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A choice tried again at a decision, graded by the review's own grader, beside the
+    choice made in the game; ``None`` where the grader has no moment for it."""
+
+    index: int
+    seat: int
+    action: str
+    unit: str
+    tolerance: float
+    chosen: Moment | None
+    made: Moment | None
+
+    @property
+    def cost(self) -> float | None:
+        return self.chosen.cost if self.chosen else None
+
+    @property
+    def best(self) -> str | None:
+        return (self.chosen.best if self.chosen else None) or (
+            self.made.best if self.made else None)
+
+    def to_json(self) -> dict[str, Any]:
+        cost = self.cost
+        return {"index": self.index, "seat": self.seat, "unit": self.unit,
+                "action": self.action, "cost": _round(cost), "best": self.best,
+                "is_best": cost is not None and cost <= self.tolerance,
+                "made": self.made.made if self.made else None,
+                "made_cost": _round(self.made.cost if self.made else None),
+                "detail": {k: _round(v) for k, v in (
+                    self.chosen.detail if self.chosen else {}).items()}}
+
+
+def decision_at(data: dict[str, Any], index: int, seat: int
+                ) -> tuple[Game, list[Step], int]:
+    """The finished game, its steps, and the place among them of the decision ``seat``
+    made at event ``index``; :class:`ReviewError` when there is none."""
+    game, steps, _ = finished(data)
+    at = next((k for k, s in enumerate(steps) if s.index == index), None)
+    if at is None or steps[at].kind != "action" or steps[at].seat != seat:
+        raise ReviewError("there is no decision of seat {seat} at step {step}", seat=seat,
+                          step=index)
+    return game, steps, at
+
+
+def seen_at(data: dict[str, Any], index: int, seat: int) -> Seen:
+    """The position of a decision as its seat saw it, to choose again from."""
+    _, steps, at = decision_at(data, index, seat)
+    before = steps[at].before
+    return Seen(index, seat, before.view(seat), [str(a) for a in before.legal_actions()])
+
+
+def try_again(data: dict[str, Any], index: int, seat: int, action: str) -> Attempt:
+    """``action`` chosen instead at the decision ``seat`` made at event ``index``, graded
+    as the review grades the game: the position is the same, only the choice differs.
+    An unreadable or illegal action raises :class:`IllegalAction` with the rules' reason."""
+    game, steps, at = decision_at(data, index, seat)
+    step = steps[at]
+    chosen = game.parse_action(action)
+    after = step.before.apply(chosen)  # the rules' own refusal of an illegal choice
+    text = str(chosen)
+    grade = grader_for(game)
+    made = grade(game, steps[:at + 1])
+    again = grade(game, [*steps[:at], replace(step, after=after, action=text)])
+
+    def moment(graded: Graded) -> Moment | None:
+        return next((m for m in graded.moments
+                     if m.index == index and m.kind == "decision"), None)
+
+    return Attempt(index, seat, text, made.unit, made.tolerance, moment(again), moment(made))
 
 
 def _summary(seat: int, name: str, graded: Graded, final: float, top: int) -> SeatSummary:

@@ -50,7 +50,7 @@ class Work:
 def work_for(player: Player, view: dict[str, Any]) -> Work | None:
     """The work ``player`` needs before it chooses at ``view`` at once (``None``: none)."""
     method = getattr(player, "work", None)
-    return None if method is None else method(view)  # type: ignore[no-any-return]
+    return None if method is None else method(view)
 
 
 def cheap_choice(player: Player, view: dict[str, Any], legal: Sequence[Action],
@@ -59,7 +59,7 @@ def cheap_choice(player: Player, view: dict[str, Any], legal: Sequence[Action],
     method = getattr(player, "cheap", None)
     if method is None:
         return player.choose(view, legal, rng)
-    return method(view, legal, rng)  # type: ignore[no-any-return]
+    return method(view, legal, rng)
 
 
 _WARM_UPS: list[Callable[[], list[Work]]] = []
@@ -74,11 +74,10 @@ def register_warm_up(source: Callable[[], list[Work]]) -> Callable[[], list[Work
 
 def warm_up_works() -> list[Work]:
     """Every game's start-up work (each game's strategy module is imported first)."""
-    from kastkopp.engine import registered
-    from kastkopp.strategy import _load_bots
+    from kastkopp.games import load_part, registered
 
     for name in registered():
-        _load_bots(name)
+        load_part(name, "strategy")
     return [work for source in _WARM_UPS for work in source()]
 
 

@@ -109,6 +109,3 @@ def greedy(game: Game) -> Player:
     assert isinstance(game.rules, YatzyRules)
     return GreedyYatzyBot(game.rules)
 
-
-# The optimal bot plays from the solver's table; its module registers it.
-from kastkopp.strategy import yatzy_optimal  # noqa: E402, F401

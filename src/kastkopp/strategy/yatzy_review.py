@@ -16,8 +16,16 @@ from typing import Any
 import numpy as np
 
 from kastkopp.engine import Game, RuleError
-from kastkopp.games.yatzy import YatzyRules, YatzyState
-from kastkopp.strategy.review import Graded, Moment, ReviewError, Step, register_grader
+from kastkopp.games.yatzy import YatzyRules, YatzyState, label
+from kastkopp.locale import spoken
+from kastkopp.strategy.review import (
+    Graded,
+    Moment,
+    Step,
+    decisions,
+    register_grader,
+    register_words,
+)
 from kastkopp.strategy.yatzy_optimal import table_for
 from kastkopp.strategy.yatzy_solver import Choice, Position, SolvedTable
 
@@ -91,6 +99,23 @@ def grade(game: Game, steps: Sequence[Step]) -> Graded:
                   method="the solved table of the rule set (optimal expected final score)")
 
 
+# Said where the rules are beyond the solver (Maxi Yatzy), so a reader knows why nothing
+# is graded.
+NOT_SOLVED = ("the solver plays five dice and a fixed number of throws, so under these rules "
+              "(six dice or saved throws) each decision is listed with its dice, not graded")
+
+
+def listed(game: Game, steps: Sequence[Step]) -> Graded:
+    """Rules the solver does not handle: every decision with the dice it was made on."""
+    moments: list[Moment] = []
+    for step, seat, action, view in decisions(steps):
+        situation = {"dice": " ".join(map(str, view["dice"]))} if view.get("dice") else {}
+        if view.get("throw"):
+            situation["throw"] = f"{view['throw']}/{view['throws']}"
+        moments.append(Moment(step.index, seat, "decision", made=action, situation=situation))
+    return Graded(moments, "points", method=NOT_SOLVED)
+
+
 @register_grader("yatzy")
 def grader(game: Game) -> Any:
     from kastkopp.strategy.yatzy_solver import Sheet
@@ -99,6 +124,17 @@ def grader(game: Game) -> Any:
     try:
         Sheet.check(game.rules)
     except RuleError:
-        raise ReviewError("the Yatzy solver does not handle these rules (six dice or saved "
-                          "throws), so they cannot be reviewed") from None
+        return listed
     return grade
+
+
+@register_words("yatzy")
+def words(game: Game, notation: str, lang: str) -> str:
+    """``score four-kind`` → ``skriv i Fyrtal``; ``keep 4 4`` → ``behåll 4 4``."""
+    assert isinstance(game.rules, YatzyRules)
+    verb, _, rest = notation.partition(" ")
+    if verb == "score":
+        return spoken(lang, "write in {row}", row=label(rest, lang, game.rules.sheet_name))
+    if verb == "keep":
+        return spoken(lang, "keep {dice}", dice=rest) if rest else spoken(lang, "roll all again")
+    return notation

@@ -932,9 +932,10 @@ def solve(rules: YatzyRules, progress: Callable[[int, int], None] | None = None,
     if cache:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".tmp.npz")
-        np.savez(partial, values=values.astype(np.float32),
-                 start=np.float64(values[(1 << n) - 1, 0 - sheet.low, 0]),
-                 **sheet.to_arrays())
+        saved: dict[str, Any] = {"values": values.astype(np.float32),
+                                 "start": np.float64(values[(1 << n) - 1, 0 - sheet.low, 0]),
+                                 **sheet.to_arrays()}
+        np.savez(partial, **saved)
         partial.replace(path)
         prune(path.parent, "yatzy-*.npz", env_int("KASTKOPP_CACHE_MB", CACHE_MB) << 20,
               keep=[path, *standard_paths(path.parent)])

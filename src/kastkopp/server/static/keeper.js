@@ -182,12 +182,18 @@ async function push(id, entry) {
 
 // ------------------------------------------------------------------ drawing
 
+/** A sheet kind as the form names it, in the page's language. */
+function kindTitle(game) {
+  return document.querySelector(`#sheet-game option[value="${CSS.escape(game)}"]`)?.textContent
+    ?? game;
+}
+
 function drawList() {
   const items = Object.entries(store).filter(([, e]) => !e.deleted)
     .sort(([, a], [, b]) => b.updated - a.updated)
     .map(([id, e]) => h("li", {"data-sheet": id, class: id === currentId ? "current" : ""},
       h("button", {type: "button", class: "open-sheet", onclick: () => open(id)},
-        `${e.sheet.game} · ${e.sheet.players.join(", ")} · ${e.sheet.entries.length}`),
+        `${kindTitle(e.sheet.game)} · ${e.sheet.players.join(", ")} · ${e.sheet.entries.length}`),
       " ", e.dirty && loggedIn ? h("span", {class: "small"}, "↻") : null,
       h("button", {type: "button", class: "delete-sheet",
         "aria-label": `${t("Delete")}: ${e.sheet.players.join(", ")}`,
@@ -239,9 +245,31 @@ async function refresh() {
   if (!sheet) { draw(null); return; }
   try {
     draw(await derive(sheet));
+    showRefused(null);
   } catch (problem) {
+    // An entry written offline that the rules refuse once the server sees it: the sheet
+    // stays open, drawn without it, and the entry is marked to be undone or edited.
     error.textContent = problem.message;
+    const shorter = {...sheet, entries: sheet.entries.slice(0, -1)};
+    draw(await derive(shorter).catch(() => null));
+    showRefused(sheet.entries.at(-1) ?? null, problem.message);
   }
+}
+
+/** The refused last entry, marked, with a way to edit it (Undo removes it). */
+function showRefused(entry, reason = "") {
+  const box = document.getElementById("refused");
+  box.hidden = entry === null;
+  if (entry === null) { box.replaceChildren(); return; }
+  box.replaceChildren(h("span", {}, `${t("Refused")}: `, h("code", {class: "refused-entry"}, entry),
+    ` · ${reason}`), " ",
+  h("button", {type: "button", id: "edit-refused", onclick: async () => {
+    sheet = {...sheet, entries: sheet.entries.slice(0, -1)};
+    save();
+    document.getElementById("entry").value = entry;
+    document.getElementById("entry").focus();
+    await refresh();
+  }}, t("Edit")));
 }
 
 document.getElementById("new-sheet").addEventListener("submit", async (event) => {

@@ -37,7 +37,7 @@ function seatControls() {
   const n = Number(players.value) || game.default_players;
   for (let seat = 0; seat < n; seat++) {
     const id = `seat-${seat}`;
-    const options = [h("option", {value: ""}, seat === 0 ? "—" : "…")];
+    const options = [h("option", {value: ""}, seat === 0 ? "—" : t("a person, invited by link"))];
     if (seat === 0) { box.append(h("p", {}, `${t("Seat")} 1: `, document.getElementById("me-name")?.textContent ?? "")); continue; }
     for (const [bot, help] of Object.entries(game.bots)) {
       options.push(h("option", {value: `bot:${bot}`, title: help}, `bot:${bot}`));

@@ -1,7 +1,9 @@
 // A finished game reviewed: each seat's summary, the running loss of every seat as an
 // inline SVG chart, and every decision with the best choice and its cost. Choosing a
 // decision draws the position it was made in with the game's own renderer (every cup is
-// lifted after the game).
+// lifted after the game). From a costly decision "try again" opens that position as its
+// seat saw it (the server sends that seat's view only) with the game's own controls, and
+// shows the best choice only once a choice is made.
 import {h, dice} from "./ui.js";
 import {revealCups} from "./games/common.js";
 
@@ -13,6 +15,8 @@ const board = document.getElementById("board");
 const COLOURS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989",
   "#0969da", "#57606a"];
 
+let said = {};  // each choice's notation in the page's language, from the server
+const say = (notation) => said[notation] ?? notation;
 const number = (x, digits = 2) => x === null || x === undefined ? "—"
   : Number(x).toLocaleString(document.documentElement.lang, {maximumFractionDigits: digits});
 const percent = (x) => x === null || x === undefined ? "—"
@@ -39,8 +43,8 @@ function summaries(review, pick) {
   const costly = h("tr", {}, h("th", {scope: "row"}, w("Costliest")),
     ...review.summaries.map((s) => h("td", {}, h("ol", {class: "costliest"},
       ...s.costliest.map((m) => h("li", {}, h("a", {href: `#m${m.index}`,
-        onclick: () => pick(m.index)}, m.made),
-        ` → ${m.best} (−${number(m.cost)})`))))));
+        onclick: () => pick(m.index)}, say(m.made)),
+        ` → ${say(m.best)} (−${number(m.cost)})`))))));
   return h("table", {class: "review-table"}, h("thead", {}, head), h("tbody", {}, ...body,
     costly));
 }
@@ -114,15 +118,122 @@ function moment(m, review, pick) {
       h("span", {class: m.luck < 0 ? "minus" : "plus"}, `${m.luck >= 0 ? "+" : ""}${number(m.luck)}`));
   }
   const cost = m.cost === null ? h("span", {class: "ungraded"}, w("not graded"))
-    : m.cost > 1e-6 ? h("span", {class: "cost"}, `−${number(m.cost)} · ${w("best")}: ${m.best}`)
+    : m.cost > 1e-6 ? h("span", {class: "cost"}, `−${number(m.cost)} · ${w("best")}: ${say(m.best)}`)
       : h("span", {class: "ok"}, `✓ ${w("best")}`);
   const extra = detail(m);
   return h("li", {class: "decision", id: `m${m.index}`, "data-index": m.index, tabindex: 0,
     onclick: () => pick(m.index), onkeydown: (e) => { if (e.key === "Enter") pick(m.index); }},
-  who, h("strong", {}, m.made),
+  who, h("strong", {}, say(m.made)),
   Object.keys(m.situation ?? {}).length ? ` (${situation(m.situation)}) ` : " ", cost,
   extra ? h("span", {class: "small"}, ` · ${extra}`) : null);
 }
+
+/** "Try again from here": one decision's position in a dialog, chosen again. */
+const tryAgain = {
+  dialog: document.getElementById("try"),
+  renderer: null,
+  review: null,
+  at: null,  // {moment, position, answer, sending, error}
+
+  async open(m) {
+    const response = await fetch(`/api/tables/${table.id}/review/try?step=${m.index}&seat=${m.seat}`);
+    const position = await response.json();
+    if (!response.ok) { status.textContent = position.detail; return; }
+    this.at = {moment: m, position, answer: null, sending: false, error: ""};
+    this.draw();
+    this.dialog.showModal();
+    this.firstControl()?.focus();
+  },
+
+  firstControl() {
+    return this.dialog.querySelector("#try-controls button:enabled, #try-controls select:enabled,"
+      + " #try-board button:enabled");
+  },
+
+  frame() {
+    const {moment, position, answer, sending} = this.at;
+    return {type: "state", seq: `try-${moment.index}`, status: "playing", seat: moment.seat,
+      seats: this.review.seats, to_move: moment.seat, legal: answer || sending ? [] : position.legal,
+      deadline: null, view: position.view, outcome: null};
+  },
+
+  draw() {
+    const {moment, answer, sending, error} = this.at;
+    const focused = focusKey(document.activeElement, this.dialog);
+    const mine = !answer && !sending;
+    const drawn = this.renderer.render(this.frame(), {send: (a) => this.choose(a), mine});
+    document.getElementById("try-who").textContent = w("try:who")
+      .replace("{name}", this.review.seats[moment.seat]);
+    document.getElementById("try-board").replaceChildren(drawn.board);
+    document.getElementById("try-controls").replaceChildren(mine && drawn.controls
+      ? drawn.controls : "");
+    document.getElementById("try-result").replaceChildren(...(error ? [h("p", {class: "error"},
+      error)] : sending ? [h("p", {}, w("try:checking"))] : answer ? this.result(answer) : []));
+    document.getElementById("try-again").hidden = !answer;
+    document.body.dataset.trying = answer ? "answered" : error ? "refused" : "choosing";
+    const again = focused && this.dialog.querySelector(focused);
+    if (again) again.focus({preventScroll: true});
+  },
+
+  result(answer) {
+    const unit = w(answer.unit);
+    const verdict = answer.cost === null ? h("p", {class: "ungraded"}, w("try:ungraded"))
+      : answer.is_best ? h("p", {class: "ok"}, `✓ ${w("try:best")}`)
+        : h("p", {class: "cost"}, `−${number(answer.cost)} · `, w("try:cost")
+          .replace("{cost}", number(answer.cost)).replace("{unit}", unit));
+    const extra = detail({detail: answer.detail});
+    const named = (n) => answer.said?.[n] ?? say(n);
+    return [h("h3", {id: "try-verdict"}, `${w("try:yours")}: ${named(answer.action)}`), verdict,
+      h("ul", {class: "try-facts"},
+        answer.best ? h("li", {}, `${w("best")}: `, h("strong", {}, named(answer.best))) : null,
+        answer.made ? h("li", {}, `${w("try:game")}: ${named(answer.made)}`, answer.made_cost
+          ? ` (−${number(answer.made_cost)} ${unit})` : "") : null,
+        extra ? h("li", {class: "small"}, extra) : null)];
+  },
+
+  async choose(action) {
+    const {moment} = this.at;
+    this.at.sending = true;
+    this.at.error = "";
+    this.draw();
+    const response = await fetch(`/api/tables/${table.id}/review/try`, {method: "POST",
+      headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({step: moment.index, seat: moment.seat, action})});
+    const data = await response.json();
+    this.at.sending = false;
+    if (response.ok) this.at.answer = data;
+    else this.at.error = data.detail;
+    this.draw();
+    document.getElementById(response.ok ? "try-again" : "try-close").focus();
+  },
+
+  again() {
+    this.at.answer = null;
+    this.at.error = "";
+    this.draw();
+    this.firstControl()?.focus();
+  },
+};
+
+/** A selector that finds the same control again after a redraw (null: none). */
+function focusKey(el, within) {
+  if (!el || !within.contains(el)) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  for (const name of ["action", "verb", "index"]) {
+    const value = el.dataset?.[name];
+    if (value !== undefined) return `${el.localName}[data-${name}="${CSS.escape(value)}"]`;
+  }
+  return null;
+}
+
+document.getElementById("try-again").addEventListener("click", () => tryAgain.again());
+document.getElementById("try-close").addEventListener("click", () => tryAgain.dialog.close());
+tryAgain.dialog.addEventListener("close", () => {
+  document.getElementById("try-open")?.focus();
+  document.body.dataset.trying = "no";
+});
+// the game's renderer asks for a redraw when a die is kept or a cup looked into
+document.addEventListener("redraw", () => { if (tryAgain.dialog.open) tryAgain.draw(); });
 
 const response = await fetch(`/api/tables/${table.id}/review`);
 const review = await response.json();
@@ -131,6 +242,8 @@ if (!response.ok) {
   document.body.dataset.review = "refused";
 } else {
   status.textContent = w(review.method);
+  said = review.said ?? {};
+  tryAgain.review = review;
   let steps = null, renderer = null;
   const pick = (index) => {
     document.querySelectorAll(".review-moments li").forEach((li) =>
@@ -141,8 +254,12 @@ if (!response.ok) {
     const frame = {type: "state", seq: index, status: "playing", seat, seats: review.seats,
       to_move: position.to_move, legal: [], deadline: null, view: position.views[seat],
       outcome: null};
-    board.replaceChildren(h("h2", {}, review.seats[seat]),
-      renderer.render(frame, {send: () => {}, mine: false}).board);
+    const m = review.moments.find((x) => x.index === index);
+    const costly = m?.kind === "decision" && m.cost !== null && m.cost > 1e-6;
+    board.replaceChildren(h("div", {class: "board-head"}, h("h2", {}, review.seats[seat]),
+      costly ? h("button", {type: "button", id: "try-open", "data-index": index,
+        onclick: () => tryAgain.open(m)}, w("Try again from here")) : null),
+    renderer.render(frame, {send: () => {}, mine: false}).board);
   };
   document.getElementById("summaries").replaceChildren(summaries(review, pick));
   document.getElementById("chart").replaceChildren(...chart(review));
@@ -160,6 +277,7 @@ if (!response.ok) {
     const first = review.summaries.flatMap((s) => s.costliest)
       .sort((a, b) => b.cost - a.cost)[0] ?? review.moments.find((m) => m.kind === "decision");
     if (first) pick(first.index);
+    tryAgain.renderer = renderer;
   }
   document.body.dataset.review = "ready";
 }

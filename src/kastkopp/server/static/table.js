@@ -202,11 +202,33 @@ function draw() {
            && (!document.activeElement || document.activeElement === document.body)) {
     controls.querySelector("button:enabled, select:enabled")?.focus({preventScroll: true});
   }
-  if (frame.status === "over" && frame.server_seed) {
-    showRevealedSeed();
-    document.getElementById("replay").replaceChildren(
-      h("a", {href: `/replay/${table.id}`, id: "replay-link"}, t("Replay")));
-  }
+  if (frame.status === "over") board.prepend(endPanel(board));
+  if (frame.status === "over" && frame.server_seed) showRevealedSeed();
+}
+
+/** The end of the game first on the board: places, Play again with the same seats and
+ * rules, and the replay once the dice seed is revealed. */
+function endPanel(drawn) {
+  const seated = me && frame.seats.includes(me);
+  return h("section", {class: "end-panel", id: "end", "aria-label": t("Game over")},
+    drawn.querySelector("#ranking"), drawn.querySelector("#result"),
+    h("p", {class: "actions"},
+      seated ? h("button", {type: "button", id: "play-again", class: "primary",
+        onclick: playAgain}, t("Play again")) : null,
+      frame.server_seed ? h("a", {href: `/replay/${table.id}`, id: "replay-link"}, t("Replay"))
+        : null));
+}
+
+async function playAgain() {
+  // the same game, preset, rules and bots; the other people are invited to the new table
+  const others = table.seats.filter((s) => s.name !== me);
+  const body = {game: table.game, preset: table.preset, players: table.players,
+    rules: table.rules, seats: [null, ...others.map((s) => (s.bot ? `bot:${s.bot}` : null))]};
+  const response = await fetch("/api/tables", {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) { error.textContent = data.detail; return; }
+  location.href = `/play/${data.id}`;
 }
 
 /** A selector that finds the same control again after a redraw (null: none). */

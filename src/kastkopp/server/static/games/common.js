@@ -36,11 +36,12 @@ export function ranking(frame) {
   if (!frame.outcome) return null;
   const rows = frame.outcome.ranking.map((group, place) => h("tr", {},
     h("td", {}, String(place + 1)),
-    h("td", {}, group.map((s) => seatName(frame, s)).join(" = ")),
-    h("td", {}, group.map((s) => frame.outcome.scores[s]).join(" = "))));
+    h("td", {}, group.map((s) => seatName(frame, s)).join(", ")),
+    // a shared place has one score (its seats tie on it)
+    h("td", {}, [...new Set(group.map((s) => frame.outcome.scores[s]))].join(" / "))));
   return h("table", {class: "ranking", id: "ranking"},
     h("caption", {}, t("Game over")),
-    h("thead", {}, h("tr", {}, h("th", {}, t("Place")), h("th", {}, t("Winner")),
+    h("thead", {}, h("tr", {}, h("th", {}, t("Place")), h("th", {}, t("Player")),
       h("th", {}, t("Points")))), h("tbody", {}, ...rows));
 }
 
@@ -110,6 +111,11 @@ export function betControls(frame, send) {
   if (legal.includes("accept")) parts.push(actionButton("accept", t("Accept"), send));
   if (legal.includes("refuse")) parts.push(actionButton("refuse", t("Refuse"), send));
   return parts;
+}
+
+/** Lives as hearts, named for a screen reader. */
+export function hearts(n) {
+  return h("span", {class: "hearts", role: "img", "aria-label": `${t("Lives")} ${n}`}, "♥".repeat(n));
 }
 
 /** Who the players are waiting for, and what they must do, in one line. */

@@ -1,0 +1,63 @@
+"""The layers hold: the engine knows no game, the rules load no numerical library, and the
+modules every game shares name none of them."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kastkopp.games import registered
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "kastkopp"
+
+
+def imported_after(statement: str) -> set[str]:
+    """The modules a fresh interpreter holds after ``statement``."""
+    code = f"{statement}\nimport sys\nprint('\\n'.join(sorted(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True, env={"PYTHONPATH": str(SRC.parent)})
+    return set(result.stdout.split())
+
+
+def test_importing_the_games_loads_no_numpy():
+    modules = imported_after("import kastkopp.games")
+    assert "kastkopp.games.poker_dice" in modules
+    assert "numpy" not in modules
+
+
+def test_the_engine_imports_no_game():
+    modules = imported_after("import kastkopp.engine")
+    assert "kastkopp.engine" in modules
+    assert not [m for m in modules if m.startswith("kastkopp.games")]
+    # nor later, by name: the only mention of the games package is in its docstrings
+    assert "kastkopp.games" not in code_words(SRC / "engine.py")
+
+
+def code_words(path: Path) -> set[str]:
+    """The strings and names of a module's code, its docstrings left out."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    words = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+             and isinstance(node.value, str) and id(node) not in docstrings}
+    words |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    words |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    words |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+              for alias in node.names}
+    words |= {node.module for node in ast.walk(tree)
+              if isinstance(node, ast.ImportFrom) and node.module}
+    return words
+
+
+@pytest.mark.parametrize("path", ["engine.py", "matches.py", "sheets/core.py",
+                                  "strategy/__init__.py", "strategy/advice.py",
+                                  "strategy/odds.py", "strategy/review.py", "strategy/work.py"])
+def test_shared_modules_name_no_game(path):
+    words = code_words(SRC / path)
+    named = {name for name in registered() for word in words if name in word.split(".")}
+    assert not named, f"{path} names {named}"
