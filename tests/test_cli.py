@@ -7,7 +7,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from kastkopp.cli import app, wilson
+from kastkopp.cli import app
+from kastkopp.cli.simulate import wilson
 
 runner = CliRunner()
 

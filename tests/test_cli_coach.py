@@ -6,8 +6,8 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.cli_coach import verdict
-from kastkopp.cli_support import set_language
+from kastkopp.cli.coach import verdict
+from kastkopp.cli.support import set_language
 from kastkopp.dice import SeededDice
 from kastkopp.engine import Table, notations
 from kastkopp.games import load

@@ -17,7 +17,8 @@ from babel.messages.pofile import read_po
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.games import load
+from kastkopp.games import load, registered
+from kastkopp.strategy import bot_names
 
 # slow: tells every game's positions and events in three languages
 pytestmark = pytest.mark.slow
@@ -42,9 +43,11 @@ def english_only(lang: str) -> frozenset[str]:
 
 
 def typed(game: str) -> set[str]:
-    """The words a player types: the game's actions, and the prompt's own commands."""
+    """The words a player types: the game's actions, the prompt's own commands, the bots'
+    names (``bot:optimal``)."""
     actions = load(game, players=2).all_actions()
-    return set().union(*(words(str(a)) for a in actions)) | {"quit", "bot", "strong"}
+    return (set().union(*(words(str(a)) for a in actions)) | {"quit", "bot"}
+            | set().union(*(words(b) for b in bot_names(game))))
 
 
 def english_left(output: str, lang: str, game: str, names: tuple[str, ...]) -> set[str]:
@@ -114,7 +117,8 @@ def test_the_games_are_listed_in_the_players_language(lang) -> None:
         r"^\s+(?:\S+ )?(\S+)\s", result.output, re.M)))
     choices = set().union(*(words(c) for c in re.findall(r"\(([^()]*\|[^()]*)\)",
                                                          result.output)))
-    left = (words(result.output) & english_only(lang)) - typed_words - choices
+    bots = set().union(*(words(b) for game in registered() for b in bot_names(game)))
+    left = (words(result.output) & english_only(lang)) - typed_words - choices - bots
     assert left == set(), left
     expected = {"sv": ("2–10 spelare", "förval perudo:", "vad den gör", "robotar:"),
                 "da": ("2–10 spillere", "forvalg perudo:", "hvad den gør", "robotter:")}[lang]

@@ -11,7 +11,9 @@ import re
 
 from typer.testing import CliRunner
 
-from kastkopp.cli import Narrator, app, console
+from kastkopp.cli import app
+from kastkopp.cli.support import console
+from kastkopp.cli.terminal import Narrator
 from kastkopp.dice import SeededDice
 from kastkopp.engine import Table, play_out
 from kastkopp.games import load

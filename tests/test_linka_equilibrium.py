@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kastkopp.cli import app, mean_interval
+from kastkopp.cli import app
+from kastkopp.cli.simulate import mean_interval
 from kastkopp.dice import SeededDice
 from kastkopp.engine import Table, play_out
 from kastkopp.games import load

@@ -454,6 +454,9 @@ class Game(ABC):
     max_players: ClassVar[int] = 10
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = Rules
+    # The verbs of the notation in Swedish and Danish ({"sv": {"knock": "knacka"}}): words
+    # parse_action reads as the English ones, so an action told back can be typed again.
+    action_words: ClassVar[dict[str, dict[str, str]]] = {}
     hidden_information: ClassVar[bool] = True
     parts: ClassVar[Parts] = Parts()
 
@@ -488,6 +491,14 @@ class Game(ABC):
     @abstractmethod
     def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
         """A view as text for the terminal."""
+
+    def told_action(self, text: str, lang: str | None) -> str:
+        """An action's notation (``knock``, ``bid 3x5``) in ``lang``'s words, which
+        :meth:`parse_action` reads back as the same action; English as it is."""
+        words = self.action_words.get(lang or "en")
+        if not words:
+            return text
+        return " ".join(words.get(word, word) for word in text.split(" "))
 
     def bounds(self) -> Bounds:
         """The static bounds of this game under its rules (none known by default)."""

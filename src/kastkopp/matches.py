@@ -41,7 +41,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kastkopp.engine import Game, IllegalAction, RuleError
+from kastkopp.engine import Game, IllegalAction, Message, RuleError, term
+from kastkopp.locale import spoken
 
 PlayGame = Callable[[Game, tuple[str, str]], str | None]
 """Play one game of ``game`` with these two players in seats 0 and 1; the winner or None."""
@@ -49,10 +50,12 @@ PlayGame = Callable[[Game, tuple[str, str]], str | None]
 
 def _check_names(players: Sequence[str], least: int) -> None:
     if len(players) < least:
-        raise RuleError(f"at least {least} players are needed, not {len(players)}")
+        raise RuleError("at least {least} players are needed, not {count}", least=least,
+                        count=len(players))
     if len(set(players)) != len(players):
         twice = next(p for p in players if list(players).count(p) > 1)
-        raise RuleError(f"'{twice}' is named twice; every player needs their own name")
+        raise RuleError("'{name}' is named twice; every player needs their own name",
+                        name=twice)
 
 
 # --------------------------------------------------------------------------- best of N
@@ -61,7 +64,8 @@ def _check_names(players: Sequence[str], least: int) -> None:
 def check_best_of(best_of: int) -> None:
     """A match is best of an odd number of games (1, 3, 5, ...)."""
     if best_of < 1 or best_of % 2 == 0:
-        raise RuleError(f"a match is best of an odd number of games, not {best_of}")
+        raise RuleError("a match is best of an odd number of games, not {best_of}",
+                        best_of=best_of)
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,8 @@ class Match:
     def __post_init__(self) -> None:
         _check_names(self.players, 2)
         if len(self.players) != 2:
-            raise RuleError(f"a match is between two players, not {len(self.players)}")
+            raise RuleError("a match is between two players, not {count}",
+                            count=len(self.players))
         check_best_of(self.best_of)
 
     @property
@@ -120,10 +125,11 @@ class Match:
     def record(self, winner: str | None) -> Match:
         """The match after a game won by ``winner`` (``None``: drawn)."""
         if self.is_over:
-            raise IllegalAction(f"the match is over: {self.winner} won {self.score()}")
+            raise IllegalAction("the match is over: {name} won {score}", name=self.winner,
+                                score=self.score())
         if winner is not None and winner not in self.players:
-            raise IllegalAction(f"'{winner}' does not play in this match "
-                                f"({self.players[0]} against {self.players[1]})")
+            raise IllegalAction("'{name}' does not play in this match ({a} against {b})",
+                                name=winner, a=self.players[0], b=self.players[1])
         return replace(self, results=(*self.results, winner))
 
     def to_json(self) -> dict[str, Any]:
@@ -144,7 +150,7 @@ def seat_for_game(game: Game, players: tuple[str, str],
     if opener is None:
         return game, players
     if opener not in players:
-        raise RuleError(f"'{opener}' does not play in this game")
+        raise RuleError("'{name}' does not play in this game", name=opener)
     opened = game.opened_by(players.index(opener))
     if opened is not None:
         return opened, players
@@ -229,8 +235,9 @@ class Chouette:
         waiting = list(self.order[2:])
         for index, winner in enumerate(self.results):
             if winner not in table:
-                raise IllegalAction(f"game {index + 1}: '{winner}' was not at the table "
-                                    f"({table[0]} against {table[1]})")
+                raise IllegalAction("game {number}: '{name}' was not at the table ({a} "
+                                    "against {b})", number=index + 1, name=winner,
+                                    a=table[0], b=table[1])
             seat = 1 if winner == table[0] else 0  # the loser's seat
             loser = table[seat]
             if waiting:
@@ -255,8 +262,8 @@ class Chouette:
 
     def record(self, winner: str) -> Chouette:
         if winner not in self.table:
-            raise IllegalAction(f"'{winner}' is not at the table ({self.table[0]} against "
-                                f"{self.table[1]})")
+            raise IllegalAction("'{name}' is not at the table ({a} against {b})",
+                                name=winner, a=self.table[0], b=self.table[1])
         return replace(self, results=(*self.results, winner))
 
     def games(self) -> list[tuple[str, str, str]]:
@@ -357,7 +364,8 @@ class Knockout:
         won: dict[tuple[int, int], str] = {}
         for rnd, slot, name in self.results:
             if (rnd, slot) in won:
-                raise IllegalAction(f"match {rnd + 1}.{slot + 1} has two results")
+                raise IllegalAction("match {match} has two results",
+                                    match=f"{rnd + 1}.{slot + 1}")
             won[(rnd, slot)] = name
         size = 1
         while size < len(self.seeds):
@@ -375,24 +383,32 @@ class Knockout:
                 bye = first and (a is None or b is None)
                 winner: str | None = (a or b) if bye else won.pop((rnd, slot), None)
                 if winner is not None and winner not in (a, b):
-                    raise IllegalAction(f"match {rnd + 1}.{slot + 1}: '{winner}' does not "
-                                        f"play in it")
+                    raise IllegalAction("match {match}: '{name}' does not play in it",
+                                        match=f"{rnd + 1}.{slot + 1}", name=winner)
                 pairings.append(Pairing(rnd, slot, a, b, winner, bye))
             rounds.append(tuple(pairings))
             entrants = [p.winner for p in pairings]
             first = False
         if won:
             (rnd, slot), _ = next(iter(won.items()))
-            raise IllegalAction(f"match {rnd + 1}.{slot + 1} is not in the bracket")
+            raise IllegalAction("match {match} is not in the bracket",
+                                match=f"{rnd + 1}.{slot + 1}")
         object.__setattr__(self, "_rounds", tuple(rounds))
 
     @property
     def rounds(self) -> tuple[tuple[Pairing, ...], ...]:
         return self._rounds
 
-    def round_name(self, rnd: int) -> str:
+    def round_name(self, rnd: int, lang: str | None = None) -> str:
+        """``final``, ``semi-finals``, ``quarter-finals``, ``round 1``: in ``lang`` if given."""
         left = len(self._rounds) - rnd
-        return {1: "final", 2: "semi-finals", 3: "quarter-finals"}.get(left, f"round {rnd + 1}")
+        if left == 1:
+            return spoken(lang, "final")
+        if left == 2:
+            return spoken(lang, "semi-finals")
+        if left == 3:
+            return spoken(lang, "quarter-finals")
+        return spoken(lang, "round {number}", number=rnd + 1)
 
     def pending(self) -> list[Pairing]:
         """The matches that can be played now, earliest round first."""
@@ -402,15 +418,21 @@ class Knockout:
         try:
             pairing = self._rounds[rnd][slot]
         except IndexError:
-            raise IllegalAction(f"match {rnd + 1}.{slot + 1} is not in the bracket") from None
+            raise IllegalAction("match {match} is not in the bracket",
+                                match=f"{rnd + 1}.{slot + 1}") from None
         if not pairing.playable:
-            state = "decided" if pairing.winner else "not ready"
-            raise IllegalAction(f"match {rnd + 1}.{slot + 1} is {state}; playable: " +
-                                (", ".join(f"{p.round + 1}.{p.slot + 1} {p.a} against {p.b}"
-                                           for p in self.pending()) or "none"))
+            playable = [Message("{match} {a} against {b}",
+                                {"match": f"{p.round + 1}.{p.slot + 1}", "a": p.a, "b": p.b})
+                        for p in self.pending()] or term("none")
+            if pairing.winner:
+                raise IllegalAction("match {match} is decided; playable: {playable}",
+                                    match=f"{rnd + 1}.{slot + 1}", playable=playable)
+            raise IllegalAction("match {match} is not ready; playable: {playable}",
+                                match=f"{rnd + 1}.{slot + 1}", playable=playable)
         if winner not in (pairing.a, pairing.b):
-            raise IllegalAction(f"'{winner}' does not play in match {rnd + 1}.{slot + 1} "
-                                f"({pairing.a} against {pairing.b})")
+            raise IllegalAction("'{name}' does not play in match {match} ({a} against {b})",
+                                name=winner, match=f"{rnd + 1}.{slot + 1}", a=pairing.a,
+                                b=pairing.b)
         return replace(self, results=(*self.results, (rnd, slot, winner)))
 
     @property
@@ -434,9 +456,10 @@ class Knockout:
             place += len(pairings)
         return places
 
-    def lines(self) -> list[str]:
+    def lines(self, lang: str | None = None) -> list[str]:
         """The bracket as text, a column per round, winners carried to the right."""
-        width = max(len(s) for s in self.seeds) + len(str(len(self.seeds))) + 3
+        bye = spoken(lang, "(bye)")
+        width = max(max(len(s) for s in self.seeds) + len(str(len(self.seeds))) + 3, len(bye))
         first = self._rounds[0]
         entrants = [name for p in first for name in (p.a, p.b)]
         rows = 2 * len(entrants) - 1
@@ -444,7 +467,7 @@ class Knockout:
         grid = [[" " * (width + 3)] * columns for _ in range(rows)]
         positions = [2 * i for i in range(len(entrants))]
         for i, name in enumerate(entrants):
-            label = "(bye)" if name is None else f"{self.seeds.index(name) + 1} {name}"
+            label = bye if name is None else f"{self.seeds.index(name) + 1} {name}"
             grid[positions[i]][0] = f"{label:<{width}}"
         for rnd, pairings in enumerate(self._rounds):
             next_positions = []
@@ -463,9 +486,11 @@ class Knockout:
         text = ["".join(row).rstrip() for row in grid]
         champion = self.champion
         text.append("")
-        text.append(f"Champion: {champion}" if champion else
-                    "Next: " + (", ".join(f"{p.a} against {p.b} ({self.round_name(p.round)})"
-                                          for p in self.pending())))
+        text.append(spoken(lang, "Champion: {name}", name=champion) if champion else
+                    spoken(lang, "Next: {matches}", matches=", ".join(
+                        spoken(lang, "{a} against {b} ({round})", a=p.a, b=p.b,
+                               round=self.round_name(p.round, lang))
+                        for p in self.pending())))
         return text
 
     def to_json(self) -> dict[str, Any]:

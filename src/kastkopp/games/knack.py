@@ -570,6 +570,13 @@ def _set(values: tuple[Faces, ...], seat: int, value: Faces) -> tuple[Faces, ...
 @dataclass(frozen=True)
 class Knack(Game):
     """Knack for 2 to 8 players."""
+    action_words: ClassVar[dict[str, dict[str, str]]] = {
+        "sv": {"knock": "knacka", "reroll": "rulla", "double": "dubbelknack", "pass": "passa",
+               "keep": "spara", "call": "syna", "fold": "lägg", "raise": "höj",
+               "accept": "godkänn", "refuse": "neka"},
+        "da": {"knock": "bank", "reroll": "slå", "double": "dobbeltbank", "keep": "behold",
+               "call": "se", "fold": "læg", "raise": "hæv", "accept": "ja", "refuse": "nej"},
+    }
 
     rules: KnackRules
     name: ClassVar[str] = "knack"
@@ -618,7 +625,10 @@ class Knack(Game):
                                 paid=view["paid_in"][seat], left=view["purses"][seat]))
         for entry in view["history"][-6:]:
             who = names[entry["seat"]] if entry["seat"] is not None else spoken(lang, "Table")
-            lines.append(f"  {who}: {_told(lang, entry['action'])}")
+            event = _told(lang, entry["action"])  # a position or event, else an action
+            if event == entry["action"]:
+                event = self.told_action(event, lang)
+            lines.append(f"  {who}: {event}")
         mover = view["to_move"]
         if view["phase"] == BET and mover is not None:
             lines.append(spoken(lang, "{name} is worst placed: knock or raise up to {most}",

@@ -893,6 +893,8 @@ class LiarsState(State):
 @dataclass(frozen=True)
 class LiarsDice(Game):
     """Liar's dice for 2 to 10 players, from Lögnare to Perudo, Common and Single Hand."""
+    action_words: ClassVar[dict[str, dict[str, str]]] = {
+        "sv": {"bid": "bud"}, "da": {"bid": "byd"}}
 
     rules: LiarsRules
     name: ClassVar[str] = "liars_dice"
@@ -1002,7 +1004,8 @@ class LiarsDice(Game):
         if last and not view["history"]:
             lines.extend(self._last_round(last, names, lives, lang))
         for entry in view["history"]:
-            lines.append(f"  {names[entry['seat']]}: {entry['action']}")
+            lines.append(f"  {names[entry['seat']]}: "
+                         f"{self.told_action(entry['action'], lang)}")
         if view["bid"] is not None:
             lines.append(spoken(lang, "Bid: {bid} by {name}", bid=view["bid"],
                                 name=names[view["bidder"]]))

@@ -474,6 +474,12 @@ class LinkaState(State):
 @dataclass(frozen=True)
 class Linka(Game):
     """Linka for 2 to 6 players."""
+    action_words: ClassVar[dict[str, dict[str, str]]] = {
+        "sv": {"call": "syna", "check": "passa", "fold": "lägg", "raise": "höj",
+               "accept": "godkänn", "refuse": "neka"},
+        "da": {"call": "se", "check": "videre", "fold": "læg", "raise": "hæv", "accept": "ja",
+               "refuse": "nej"},
+    }
 
     rules: LinkaRules
     name: ClassVar[str] = "linka"
@@ -526,7 +532,8 @@ class Linka(Game):
                                 name=name, dice=shown, paid=view["paid_in"][seat],
                                 left=view["purses"][seat], extra=extra))
         for entry in view["history"][-6:]:
-            lines.append(f"  {names[entry['seat']]}: {entry['action']}")
+            lines.append(f"  {names[entry['seat']]}: "
+                         f"{self.told_action(entry['action'], lang)}")
         if "your_hand" in view:
             lines.append(spoken(lang, "Your hand: {hand}",
                                 hand=_hand_told(lang, view["your_hand"])))

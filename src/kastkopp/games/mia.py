@@ -478,6 +478,10 @@ class MiaState(State):
 @dataclass(frozen=True)
 class Mia(Game):
     """Slosch / Mia / Mäxchen for 2 to 10 players."""
+    action_words: ClassVar[dict[str, dict[str, str]]] = {
+        "sv": {"roll": "rulla", "call": "lyft", "pass": "passa", "announce": "säg"},
+        "da": {"roll": "ryst", "call": "løft", "pass": "videre", "announce": "sig"},
+    }
 
     rules: MiaRules
     name: ClassVar[str] = "mia"
@@ -530,7 +534,8 @@ class Mia(Game):
             lines.append(spoken(lang, "Last round: {what}.",
                                 what=_last_round(last, names, "points" in view, lang)))
         for entry in view["history"]:
-            lines.append(f"  {names[entry['seat']]}: {entry['action']}")
+            lines.append(f"  {names[entry['seat']]}: "
+                         f"{self.told_action(entry['action'], lang)}")
         if view["claim"] is not None:
             lines.append(spoken(lang, "Claim: {value} ({name} answers for it)",
                                 value=value_name(int(view["claim"])),

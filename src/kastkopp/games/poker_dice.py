@@ -898,6 +898,10 @@ class PokerDiceState(State):
 @dataclass(frozen=True)
 class PokerDice(Game):
     """Liar Dice / Poker Menteur for two players."""
+    action_words: ClassVar[dict[str, dict[str, str]]] = {
+        "sv": {"announce": "säg", "doubt": "tvivla", "accept": "acceptera", "reroll": "kasta"},
+        "da": {"announce": "meld", "doubt": "tvivl", "accept": "accepter", "reroll": "kast"},
+    }
 
     rules: PokerDiceRules
     name: ClassVar[str] = "poker_dice"
@@ -959,7 +963,8 @@ class PokerDice(Game):
                            for s, t in enumerate(view["throws"]))
         lines.append(spoken(lang, "Throws: {throws}", throws=throws))
         for entry in view["history"]:
-            lines.append(f"  {names[entry['seat']]}: {entry['action']}")
+            lines.append(f"  {names[entry['seat']]}: "
+                         f"{self.told_action(entry['action'], lang)}")
         if view["claim"] is not None:
             lines.append(spoken(lang, "Claim: {claim} — {hand} ({name})", claim=view["claim"],
                                 hand=_name(lang, view["claim"], view["dice"]),

@@ -804,6 +804,8 @@ class YatzyState(State):
 @dataclass(frozen=True)
 class Yatzy(Game):
     """The Yatzy family for 1 to 8 players: one sheet each, one row per turn."""
+    action_words: ClassVar[dict[str, dict[str, str]]] = {
+        "sv": {"keep": "spara", "score": "skriv"}, "da": {"keep": "behold", "score": "skriv"}}
 
     rules: YatzyRules
     name: ClassVar[str] = "yatzy"
@@ -838,6 +840,14 @@ class Yatzy(Game):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules)
+
+    def told_action(self, text: str, lang: str | None) -> str:
+        """``score full-house`` as ``skriv kåk``: a row by its name on the sheet."""
+        verb, _, row = text.partition(" ")
+        if verb != "score" or lang not in ("sv", "da") or row not in self.rules.rows:
+            return super().told_action(text, lang)
+        name = label(row, lang, self.rules.sheet_name).lower()
+        return f"{self.action_words[lang]['score']} {name}"
 
     def all_actions(self) -> list[Action]:
         keeps = [Keep(k) for size in range(self.rules.dice)

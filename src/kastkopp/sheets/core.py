@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
-from kastkopp.engine import IllegalAction, RuleError, Rules, ranking_by
+from kastkopp.engine import IllegalAction, Message, RuleError, Rules, ranking_by, term
 from kastkopp.games import load_part, registered
 
 
@@ -61,6 +61,16 @@ class Flag:
     entry: int  # 0-based index into Sheet.entries
     text: str
     reason: str
+    said: Message | None = None  # the reason as a message, for the player's language
+
+    @classmethod
+    def of(cls, entry: int, text: str, reason: Message) -> Flag:
+        return cls(entry, text, str(reason), reason)
+
+    @property
+    def told(self) -> str | Message:
+        """The reason, as a message where there is one (the terminal translates it)."""
+        return self.said if self.said is not None else self.reason
 
     def to_json(self) -> dict[str, Any]:
         return {"entry": self.entry + 1, "text": self.text, "reason": self.reason}
@@ -122,7 +132,8 @@ def split(text: str) -> list[str]:
     try:
         return shlex.split(text)
     except ValueError as exc:
-        raise IllegalAction(f"cannot read '{text}': {exc}") from None
+        raise IllegalAction("cannot read '{text}': {problem}", text=text,
+                            problem=str(exc)) from None
 
 
 # --------------------------------------------------------------------------- kinds
@@ -195,7 +206,8 @@ def kind_for(game: str) -> SheetKind:
     _load_kinds()
     if game not in _KINDS:
         known = ", ".join(sorted(_KINDS))
-        raise RuleError(f"there is no score sheet for '{game}' (sheets: {known})")
+        raise RuleError("there is no score sheet for '{game}' (sheets: {known})", game=game,
+                        known=known)
     return _KINDS[game]
 
 
@@ -225,8 +237,9 @@ class Sheet:
         for name in players:
             sheet = sheet.insert(name)
         if not kind.min_players <= len(sheet.players) <= kind.max_players:
-            raise RuleError(f"a {kind.title} sheet is for {kind.min_players} to "
-                            f"{kind.max_players} players, not {len(sheet.players)}")
+            raise RuleError("a {kind} sheet is for {low} to {high} players, not {count}",
+                            kind=term(kind.title), low=kind.min_players,
+                            high=kind.max_players, count=len(sheet.players))
         return sheet
 
     # -- players -----------------------------------------------------------------------
@@ -245,7 +258,8 @@ class Sheet:
         for p in self.players:
             if p.name.casefold() == name.strip().casefold():
                 return p
-        raise IllegalAction(f"'{name}' is not a player here (players: {', '.join(self.names)})")
+        raise IllegalAction("'{name}' is not a player here (players: {names})", name=name,
+                            names=", ".join(self.names))
 
     def is_player(self, word: str) -> bool:
         return any(p.name.casefold() == word.strip().casefold() for p in self.players)
@@ -255,25 +269,27 @@ class Sheet:
         if not name:
             raise IllegalAction("a player's name cannot be empty")
         if name in _NOT_NAMES or name.lstrip("+-−").isdigit():
-            raise IllegalAction(f"'{name}' cannot be a name: it reads as a score")
+            raise IllegalAction("'{name}' cannot be a name: it reads as a score", name=name)
         if name.casefold() in self.kind.words:
-            raise IllegalAction(f"'{name}' cannot be a name: it is a word of the sheet")
+            raise IllegalAction("'{name}' cannot be a name: it is a word of the sheet",
+                                name=name)
         for p in self.players:
             if p.name.casefold() == name.casefold() and p.id != ignore:
-                raise IllegalAction(f"there is already a player called {p.name}")
+                raise IllegalAction("there is already a player called {name}", name=p.name)
         return name
 
     def insert(self, name: str, position: int | None = None) -> Sheet:
         """A player who sits down now: no cells before the next entry. ``position`` is 1-based."""
         name = self._check_name(name)
         if len(self.players) >= self.kind.max_players:
-            raise IllegalAction(f"a {self.kind.title} sheet has room for "
-                                f"{self.kind.max_players} players")
+            raise IllegalAction("a {kind} sheet has room for {count} players",
+                                kind=term(self.kind.title), count=self.kind.max_players)
         new = Player(id=len(self.players), name=name, joined=len(self.entries))
         players = list(self.players)
         at = len(players) if position is None else position - 1
         if not 0 <= at <= len(players):
-            raise IllegalAction(f"a position is 1 to {len(players) + 1}, not {position}")
+            raise IllegalAction("a position is 1 to {last}, not {position}",
+                                last=len(players) + 1, position=position)
         players.insert(at, new)
         return replace(self, players=tuple(players))
 
@@ -288,7 +304,8 @@ class Sheet:
         player = self.player(name)
         others = [p for p in self.players if p.id != player.id]
         if not 1 <= position <= len(self.players):
-            raise IllegalAction(f"a position is 1 to {len(self.players)}, not {position}")
+            raise IllegalAction("a position is 1 to {last}, not {position}",
+                                last=len(self.players), position=position)
         others.insert(position - 1, player)
         return replace(self, players=tuple(others))
 
@@ -296,7 +313,7 @@ class Sheet:
     def parse(self, text: str | Sequence[str]) -> Entry:
         words = split(text) if isinstance(text, str) else list(text)
         if not words:
-            raise IllegalAction(f"nothing to enter ({self.kind.entry_help})")
+            raise IllegalAction("nothing to enter ({help})", help=term(self.kind.entry_help))
         return self.kind.parse_entry(words, self)
 
     def add(self, text: str | Sequence[str]) -> Sheet:
@@ -308,9 +325,10 @@ class Sheet:
     def edit(self, number: int, text: str | Sequence[str]) -> Sheet:
         """Replace entry ``number`` (1-based), e.g. to fix one that a rule change flagged."""
         if not 1 <= number <= len(self.entries):
-            raise IllegalAction(f"there is no entry {number} (entries: 1 to "
-                                f"{len(self.entries)})" if self.entries else
-                                "there are no entries yet")
+            if not self.entries:
+                raise IllegalAction("there are no entries yet")
+            raise IllegalAction("there is no entry {number} (entries: 1 to {last})",
+                                number=number, last=len(self.entries))
         entries = list(self.entries)
         # read it as it would have been read then (cells depend on who was still in)
         entries[number - 1] = replace(self, entries=self.entries[:number - 1]).parse(text)
@@ -321,7 +339,7 @@ class Sheet:
     def _refuse_if_flagged(self, index: int) -> None:
         flag = self.derive().flag_for(index)
         if flag is not None:
-            raise IllegalAction(flag.reason)
+            raise IllegalAction(flag.told)
 
     def notation(self, entry: Entry) -> str:
         return self.kind.notation(entry, self)

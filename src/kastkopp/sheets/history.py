@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from kastkopp.engine import IllegalAction
+from kastkopp.engine import IllegalAction, Message
 from kastkopp.sheets.core import Sheet, quote, split
 
 
@@ -72,14 +72,14 @@ def apply_change(sheet: Sheet, line: str) -> tuple[Sheet, str]:
             raise IllegalAction("write 'move NAME POSITION', e.g. 'move Cara 1'")
         new = sheet.move(rest[0], int(rest[1]))
         return new, f"move {quote(sheet.player(rest[0]).name)} {rest[1]}"
-    raise IllegalAction(f"unknown change '{words[0]}' (changes: add, edit, set, insert, "
-                        "rename, move)")
+    raise IllegalAction("unknown change '{word}' (changes: add, edit, set, insert, rename, "
+                        "move)", word=words[0])
 
 
 class ChangeError(IllegalAction):
     """A change among several that is impossible; ``index`` says which (0-based)."""
 
-    def __init__(self, index: int, message: str) -> None:
+    def __init__(self, index: int, message: str | Message) -> None:
         super().__init__(message)
         self.index = index
 
@@ -99,7 +99,7 @@ def apply_changes(sheet: Sheet, lines: Sequence[str]) -> tuple[Sheet, list[str]]
             try:
                 sheet, line = apply_change(sheet, lines[index])
             except IllegalAction as exc:
-                raise ChangeError(index, str(exc)) from None
+                raise ChangeError(index, exc.message) from None
             written.append(line)
             index += 1
             continue
@@ -110,7 +110,7 @@ def apply_changes(sheet: Sheet, lines: Sequence[str]) -> tuple[Sheet, list[str]]
                 entry = sheet.parse(words[1:])
             except IllegalAction as exc:
                 _first_flag(sheet, base, first)  # an earlier impossible entry comes first
-                raise ChangeError(index, str(exc)) from None
+                raise ChangeError(index, exc.message) from None
             sheet = replace(sheet, entries=(*sheet.entries, entry))
             index += 1
         _first_flag(sheet, base, first)
@@ -122,7 +122,7 @@ def _first_flag(sheet: Sheet, base: int, first: int) -> None:
     """Raise for the first flagged entry from ``base`` on (entry ``base`` is change ``first``)."""
     flags = [f for f in sheet.derive().flags if f.entry >= base]
     if flags:
-        raise ChangeError(first + flags[0].entry - base, flags[0].reason)
+        raise ChangeError(first + flags[0].entry - base, flags[0].told)
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ class History:
         if not self.changes:
             raise IllegalAction("nothing to undo: the sheet is as it was created")
         if steps > len(self.changes):
-            raise IllegalAction(f"only {len(self.changes)} changes can be undone")
+            raise IllegalAction("only {count} changes can be undone", count=len(self.changes))
         keep = len(self.changes) - steps
         # the first change undone is the first one redone
         return History(self.start, self.changes[:keep], (*self.changes[keep:], *self.undone))
@@ -162,7 +162,7 @@ class History:
         if not self.undone:
             raise IllegalAction("nothing to redo")
         if steps > len(self.undone):
-            raise IllegalAction(f"only {len(self.undone)} changes can be redone")
+            raise IllegalAction("only {count} changes can be redone", count=len(self.undone))
         sheet, written = apply_changes(self.sheet, self.undone[:steps])
         history = History(self.start, (*self.changes, *written), self.undone[steps:])
         history.__dict__["sheet"] = sheet

@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kastkopp.engine import IllegalAction
+from kastkopp.engine import IllegalAction, Message, term
 from kastkopp.games.liars_dice import LiarsRules
 from kastkopp.sheets.core import Derivation, Entry, Sheet, SheetKind, quote, register_kind
 from kastkopp.sheets.rounds import Countdown, is_cell, read_cell
@@ -100,23 +100,24 @@ class LiarsSheet(SheetKind):
                 written = self._cell(words[2])
                 if written is None or written > 0 or (written < -1
                                                       and not self._come_back(sheet)):
-                    raise IllegalAction(f"an exact call won is written −1 (or 0 at a full "
-                                        f"hand), not {words[2]}")
+                    raise IllegalAction("an exact call won is written −1 (or 0 at a full "
+                                        "hand), not {cell}", cell=words[2])
             return Exact(sheet.player(words[1]).id, written)
         if head in LOSS_WORDS and len(words) in (2, 3):
             cell = self._cell(words[2]) if len(words) == 3 else 1
             if cell is None or cell < 1:
-                raise IllegalAction(f"a loss is written 1 or more, not {words[2]}")
+                raise IllegalAction("a loss is written 1 or more, not {cell}", cell=words[2])
             return Loss(sheet.player(words[1]).id, cell)
         if len(words) == 1 and sheet.is_player(words[0]):
             return Loss(sheet.player(words[0]).id)
-        raise IllegalAction(f"cannot read '{' '.join(words)}': {self.entry_help}")
+        raise IllegalAction("cannot read '{text}': {help}", text=" ".join(words),
+                            help=term(self.entry_help))
 
     def _cell(self, word: str) -> int | None:
         try:
             return read_cell(word)
         except ValueError:
-            raise IllegalAction(f"'{word}' is not a cell (1, 0 or −1)") from None
+            raise IllegalAction("'{word}' is not a cell (1, 0 or −1)", word=word) from None
 
     def _from_cells(self, words: list[str], sheet: Sheet) -> Entry:
         cells = [self._cell(w) for w in words]
@@ -127,30 +128,33 @@ class LiarsSheet(SheetKind):
         if len(cells) == len(everyone) and len(everyone) != len(playing):
             for p, cell in zip(everyone, cells, strict=True):
                 if standing[p.id].out is not None and cell is not None:
-                    raise IllegalAction(f"{p.name} is out since round {standing[p.id].out}: "
-                                        f"the cell is empty ('-'), not {signed_word(cell)}")
+                    raise IllegalAction("{name} is out since round {round}: the cell is "
+                                        "empty ('-'), not {cell}", name=p.name,
+                                        round=standing[p.id].out, cell=signed_word(cell))
             cells = [c for p, c in zip(everyone, cells, strict=True)
                      if standing[p.id].out is None]
         elif len(cells) != len(playing):
             names = ", ".join(p.name for p in playing)
-            raise IllegalAction(f"{len(cells)} cells for the {len(playing)} players in the "
-                                f"game ({names})")
+            raise IllegalAction("{cells} cells for the {count} players in the game ({names})",
+                                cells=len(cells), count=len(playing), names=names)
         marked = [(p, c) for p, c in zip(playing, cells, strict=True) if c]
         if any(c is None for c in cells):
             who = next(p.name for p, c in zip(playing, cells, strict=True) if c is None)
-            raise IllegalAction(f"{who} is still in the game: the cell is a number, not empty")
+            raise IllegalAction("{name} is still in the game: the cell is a number, not empty",
+                                name=who)
         if not marked:
             raise IllegalAction("a round of zeros is an exact call won at a full hand: write "
                                 "'exact NAME' to say who won it")
         if len(marked) > 1:
             raise IllegalAction("every round changes exactly one player's dice; this one "
-                                "changes " + " and ".join(p.name for p, _ in marked))
+                                "changes {names}", names=" & ".join(p.name for p, _ in marked))
         player, cell = marked[0]
         if cell is not None and (cell == -1 or (cell < -1 and self._come_back(sheet))):
             return Exact(player.id, cell)
         if cell is not None and cell > 0:
             return Loss(player.id, cell)
-        raise IllegalAction(f"a cell is 1 (a loss), −1 (an exact call won) or 0, not {cell}")
+        raise IllegalAction("a cell is 1 (a loss), −1 (an exact call won) or 0, not {cell}",
+                            cell=cell)
 
     @staticmethod
     def _come_back(sheet: Sheet) -> bool:
@@ -204,39 +208,47 @@ class LiarsSheet(SheetKind):
         return -1 if have < rules.start else 0
 
     def _refusal(self, entry: Loss | Exact, index: int, fold: Countdown,
-                 rules: LiarsRules, came_back: set[int]) -> str | None:
+                 rules: LiarsRules, came_back: set[int]) -> Message | None:
         """Why the rules do not allow this round, if they do not."""
         word = self.count_name(rules)
+        one, many = ((term("die"), term("dice")) if word == "dice"
+                     else (term("life"), term("lives")))
         if isinstance(entry, Loss):
             if entry.cell > 1 and rules.penalty == "one":
-                return (f"a loss costs one {singular(word)} here, not {entry.cell} "
-                        "(the difference is counted with penalty=difference)")
+                return Message("a loss costs one {unit} here, not {cell} (the difference is "
+                               "counted with penalty=difference)",
+                               {"unit": one, "cell": entry.cell})
             return None
         left = len(fold.in_game(index))
         if not rules.calza_allowed(left):
             if rules.exact_call == "off":
-                return "exact calls are not played here"
-            return f"exact calls are only played while three or more are in; {left} were left"
+                return Message("exact calls are not played here")
+            return Message("exact calls are only played while three or more are in; {left} "
+                           "were left", {"left": left})
         if not rules.exact_gain:
-            return ("a right exact call gives nothing back here (exact_gain=off): enter the "
-                    "bidder's loss instead")
+            return Message("a right exact call gives nothing back here (exact_gain=off): "
+                           "enter the bidder's loss instead")
         cell = self._change(entry, fold, rules, came_back)
         if entry.written is None or entry.written == cell:
             return None
         name, have = fold.sheet.name_of(entry.player), fold.counts[entry.player]
         wrote = signed_word(entry.written)
         if cell == 0:
-            return (f"{name} had all {have} {word}: an exact call won at a full hand is "
-                    f"written 0, not {wrote}")
+            return Message("{name} had all {have} {unit}: an exact call won at a full hand is "
+                           "written 0, not {wrote}",
+                           {"name": name, "have": have, "unit": many, "wrote": wrote})
         if cell < -1:
-            return (f"{name} was on one {singular(word)} and had not come back yet: the "
-                    f"come-back brings back {-cell} {word} and is written "
-                    f"{signed_word(cell)}, not {wrote}")
+            return Message("{name} was on one {one} and had not come back yet: the come-back "
+                           "brings back {count} {unit} and is written {cell}, not {wrote}",
+                           {"name": name, "one": one, "count": -cell, "unit": many,
+                            "cell": signed_word(cell), "wrote": wrote})
         if have == 1 and rules.come_back:
-            return (f"{name} has come back once already: this exact call gives one back and "
-                    f"is written −1, not {wrote}")
-        return (f"{name} had {have} of {rules.start} {word}: the exact call gives one back "
-                f"and is written −1, not {wrote}")
+            return Message("{name} has come back once already: this exact call gives one back "
+                           "and is written −1, not {wrote}", {"name": name, "wrote": wrote})
+        return Message("{name} had {have} of {start} {unit}: the exact call gives one back and "
+                       "is written −1, not {wrote}",
+                       {"name": name, "have": have, "start": rules.start, "unit": many,
+                        "wrote": wrote})
 
 
 def notation_cell(entry: Loss | Exact) -> str:
@@ -247,7 +259,3 @@ def notation_cell(entry: Loss | Exact) -> str:
 
 def signed_word(cell: int) -> str:
     return f"−{-cell}" if cell < 0 else str(cell)
-
-
-def singular(word: str) -> str:
-    return {"dice": "die", "lives": "life"}.get(word, word)

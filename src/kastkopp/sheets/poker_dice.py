@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kastkopp.engine import IllegalAction, Rules, rule
+from kastkopp.engine import IllegalAction, Message, Rules, rule, term
 from kastkopp.games.poker_dice import PokerDiceRules
 from kastkopp.matches import Chouette, Match, check_best_of
 from kastkopp.sheets.core import (
@@ -88,7 +88,8 @@ class PokerDiceSheet(SheetKind):
             return Played(sheet.player(words[1]).id)
         if len(words) == 1:
             return Played(sheet.player(words[0]).id)
-        raise IllegalAction(f"cannot read '{' '.join(words)}': {self.entry_help}")
+        raise IllegalAction("cannot read '{text}': {help}", text=" ".join(words),
+                            help=term(self.entry_help))
 
     def notation(self, entry: Entry, sheet: Sheet) -> str:
         assert isinstance(entry, Played)
@@ -120,7 +121,7 @@ class PokerDiceSheet(SheetKind):
             at_table = [pid_of[k] for k in table]
             reason = self._refusal(entry, rules, sheet, match, at_table)
             if reason is not None:
-                flags.append(Flag(index, sheet.notation(entry), reason))
+                flags.append(Flag.of(index, sheet.notation(entry), reason))
             elif entry.winner is not None:
                 if match is not None:
                     match = match.record(str(entry.winner))
@@ -146,23 +147,25 @@ class PokerDiceSheet(SheetKind):
 
     @staticmethod
     def _refusal(entry: Played, rules: MatchRules, sheet: Sheet, match: Match | None,
-                 at_table: list[int]) -> str | None:
+                 at_table: list[int]) -> Message | None:
         if match is not None and match.is_over:
             a, b = (sheet.name_of(p) for p in at_table)
             wins = match.wins()
-            return f"the match is over: {a} {wins[0]}, {b} {wins[1]}"
+            return Message("the match is over: {score}", {"score": f"{a} {wins[0]}, {b} {wins[1]}"})
         if entry.winner is None:
             if not rules.five_aces:
-                return "a game is drawn only by five aces against five aces (five_aces=on)"
+                return Message("a game is drawn only by five aces against five aces "
+                               "(five_aces=on)")
             return None
         if entry.winner not in at_table:
-            names = " against ".join(sheet.name_of(p) for p in at_table)
-            return f"{sheet.name_of(entry.winner)} was not at the table ({names})"
+            a, b = (sheet.name_of(p) for p in at_table)
+            return Message("{name} was not at the table ({a} against {b})",
+                           {"name": sheet.name_of(entry.winner), "a": a, "b": b})
         return None
 
     @staticmethod
     def _row(sheet: Sheet, index: int, entry: Played, at_table: list[int],
-             won: dict[int, int], reason: str | None) -> tuple[str | None, ...]:
+             won: dict[int, int], reason: Message | None) -> tuple[str | None, ...]:
         cells: list[str | None] = []
         for p in sheet.players:
             if reason is not None:

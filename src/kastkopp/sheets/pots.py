@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from kastkopp.engine import IllegalAction, Rules
+from kastkopp.engine import IllegalAction, Rules, term
 from kastkopp.games.knack import KnackRules
 from kastkopp.games.stakes import Ledger, PotRules
 from kastkopp.sheets.core import (
@@ -78,17 +78,19 @@ class PotSheet(SheetKind):
             return self._parse_double(words, sheet)
         split = next((i for i, w in enumerate(words) if w.casefold() in WON_WORDS), None)
         if split is None or split == len(words) - 1:
-            raise IllegalAction(f"who won the pot? {self.entry_help}")
+            raise IllegalAction("who won the pot? {help}", help=term(self.entry_help))
         payments, winners = words[:split], words[split + 1:]
         if len(payments) % 2:
-            raise IllegalAction(f"name each player with what they paid: {self.entry_help}")
+            raise IllegalAction("name each player with what they paid: {help}",
+                                help=term(self.entry_help))
         paid: list[tuple[int, int]] = []
         for name, amount in zip(payments[::2], payments[1::2], strict=True):
             pid = sheet.player(name).id
             if not amount.isdigit():
-                raise IllegalAction(f"{name} paid '{amount}'? Write whole koppar, like 3")
+                raise IllegalAction("{name} paid '{amount}'? Write whole koppar, like 3",
+                                    name=name, amount=amount)
             if any(p == pid for p, _ in paid):
-                raise IllegalAction(f"{sheet.name_of(pid)} is named twice")
+                raise IllegalAction("{name} is named twice", name=sheet.name_of(pid))
             paid.append((pid, int(amount)))
         won = tuple(dict.fromkeys(sheet.player(w).id for w in winners))
         return Pot(tuple(paid), won)
@@ -132,7 +134,7 @@ class PotSheet(SheetKind):
                     ledger = self._double(entry, ledger, rules, sheet, last, knocked)
                     knocked.add(entry.player)
             except IllegalAction as exc:
-                flags.append(Flag(index, sheet.notation(entry), str(exc)))
+                flags.append(Flag.of(index, sheet.notation(entry), exc.message))
                 rows.append((f"{index + 1} !", *(None for _ in players),
                              *(signed(ledger.balances()[p.id]) for p in players)))
                 continue
@@ -162,21 +164,24 @@ class PotSheet(SheetKind):
         for pid, amount in entry.paid:
             player = sheet.by_id(pid)
             if player.joined > index:
-                raise IllegalAction(f"{player.name} joined after pot {player.joined}")
+                raise IllegalAction("{name} joined after pot {pot}", name=player.name,
+                                    pot=player.joined)
             if amount < rules.ante:
-                raise IllegalAction(f"everybody in a pot pays the ante of {rules.ante}; "
-                                    f"{player.name} paid {amount}")
+                raise IllegalAction("everybody in a pot pays the ante of {ante}; {name} paid "
+                                    "{amount}", ante=rules.ante, name=player.name,
+                                    amount=amount)
         for pid in entry.winners:
             if pid not in paid_by:
-                raise IllegalAction(f"{sheet.name_of(pid)} paid nothing into this pot, so "
-                                    "cannot have won it")
+                raise IllegalAction("{name} paid nothing into this pot, so cannot have won it",
+                                    name=sheet.name_of(pid))
         if len(entry.paid) < 2:
             raise IllegalAction("a pot needs at least two players paying in")
         for pid, amount in entry.paid:
             try:
                 ledger = ledger.bet(pid, amount)
             except IllegalAction as exc:
-                raise IllegalAction(f"{sheet.name_of(pid)}: {exc}") from None
+                raise IllegalAction("{name}: {problem}", name=sheet.name_of(pid),
+                                    problem=exc.message) from None
         pot = ledger.pot
         order = [p.id for p in sheet.players if p.id in entry.winners]
         ledger = ledger.award(tuple(order))
@@ -195,19 +200,20 @@ class PotSheet(SheetKind):
         if winner < 0:
             raise IllegalAction("a shared pot cannot be double-knocked")
         if entry.player == winner:
-            raise IllegalAction(f"{name} won the last pot; only a loser asks for the double "
-                                "knock")
+            raise IllegalAction("{name} won the last pot; only a loser asks for the double "
+                                "knock", name=name)
         if entry.player not in paid:
-            raise IllegalAction(f"{name} was not in the last pot")
+            raise IllegalAction("{name} was not in the last pot", name=name)
         if entry.player in knocked:
-            raise IllegalAction(f"{name} has already double-knocked this pot")
+            raise IllegalAction("{name} has already double-knocked this pot", name=name)
         if share <= 0:
-            raise IllegalAction(f"the pot of {pot} leaves no share to win back")
+            raise IllegalAction("the pot of {pot} leaves no share to win back", pot=pot)
         payer, payee = (winner, entry.player) if entry.won else (entry.player, winner)
         try:
             return ledger.transfer(payer, payee, share)
         except IllegalAction as exc:
-            raise IllegalAction(f"{sheet.name_of(payer)}: {exc}") from None
+            raise IllegalAction("{name}: {problem}", name=sheet.name_of(payer),
+                                problem=exc.message) from None
 
 
 @register_kind

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from kastkopp.engine import Message
 from kastkopp.sheets.core import Derivation, Flag, Player, Sheet, Standing, places, signed
 
 EMPTY = {"-", "—", "–", "_", "."}
@@ -68,28 +69,31 @@ class Countdown:
     def seated(self, index: int) -> list[int]:
         return [p.id for p in self.sheet.players if p.joined <= index]
 
-    def refusal(self, index: int, pids: Sequence[int]) -> str | None:
+    def refusal(self, index: int, pids: Sequence[int]) -> Message | None:
         """Why entry ``index`` cannot involve ``pids`` now, if it cannot."""
         if self.ended is not None:
             winner = [self.sheet.name_of(p) for p in self.in_game(index)]
-            who = f": {winner[0]} was the last one in" if len(winner) == 1 else ""
-            return f"the game ended in round {self.ended}{who}"
+            if len(winner) == 1:
+                return Message("the game ended in round {round}: {name} was the last one in",
+                               {"round": self.ended, "name": winner[0]})
+            return Message("the game ended in round {round}", {"round": self.ended})
         for pid in pids:
             player = self.sheet.by_id(pid)
             if player.joined > index:
-                return f"{player.name} joined after round {player.joined}"
+                return Message("{name} joined after round {round}",
+                               {"name": player.name, "round": player.joined})
             if pid in self.out:
-                return (f"{player.name} is out since round {self.out[pid]}; "
-                        f"the cells after that are empty")
+                return Message("{name} is out since round {round}; the cells after that are "
+                               "empty", {"name": player.name, "round": self.out[pid]})
         return None
 
-    def flag(self, index: int, reason: str, shown: dict[int, str] | None = None) -> None:
+    def flag(self, index: int, reason: Message, shown: dict[int, str] | None = None) -> None:
         """Entry ``index`` is impossible now: it is listed with the reason, counting nothing.
 
         ``shown`` are the cells as entered, printed in brackets in its row.
         """
         entry = self.sheet.entries[index]
-        self.flags.append(Flag(index, self.sheet.notation(entry), reason))
+        self.flags.append(Flag.of(index, self.sheet.notation(entry), reason))
         self._record(index, {}, shown or {})
 
     def play(self, index: int, changes: dict[int, int]) -> None:

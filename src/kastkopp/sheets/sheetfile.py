@@ -38,13 +38,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from kastkopp.engine import KastkoppError
+from kastkopp.engine import KastkoppError, Message, term
 from kastkopp.sheets.core import Sheet, kind_for, rule_text
 from kastkopp.sheets.history import ChangeError, History, apply_changes
 
 FORMAT = "kastkopp-sheet"
 VERSION = 1
 HEADER_WORDS = ("game", "preset", "rule", "player")
+
+
+# Where a problem of the file is, before the problem itself (a message of its own).
+AT_LINE = Message("{name}, line {number}: {problem}").template
 
 
 class SheetFileError(KastkoppError):
@@ -73,15 +77,17 @@ def loads(text: str, name: str = "the sheet") -> History:
     numbered = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1)]
     numbered = [(n, line) for n, line in numbered if line and not line.startswith("#")]
     if not numbered:
-        raise SheetFileError(f"{name} is empty: it is not a kastkopp score sheet")
+        raise SheetFileError("{name} is empty: it is not a kastkopp score sheet", name=name)
     number, first = numbered[0]
     words = first.split()
     if len(words) != 2 or words[0] != FORMAT:
-        raise SheetFileError(f"{name}, line {number}: this is not a kastkopp score sheet "
-                             f"(it should start with '{FORMAT} {VERSION}')")
+        raise SheetFileError("{name}, line {number}: this is not a kastkopp score sheet (it "
+                             "should start with '{start}')", name=name, number=number,
+                             start=f"{FORMAT} {VERSION}")
     if words[1] != str(VERSION):
-        raise SheetFileError(f"{name}, line {number}: sheet format version {words[1]} is not "
-                             f"known here (this kastkopp reads version {VERSION})")
+        raise SheetFileError("{name}, line {number}: sheet format version {version} is not "
+                             "known here (this kastkopp reads version {known})", name=name,
+                             number=number, version=words[1], known=VERSION)
 
     game: tuple[int, str] | None = None
     preset: str | None = None
@@ -94,22 +100,23 @@ def loads(text: str, name: str = "the sheet") -> History:
         rest = rest.strip()
         if word == "game":
             if game is not None or players:
-                raise SheetFileError(f"{name}, line {number}: the game is named once, before "
-                                     "the players")
+                raise SheetFileError("{name}, line {number}: the game is named once, before "
+                                     "the players", name=name, number=number)
             game = (number, rest)
         elif word == "preset":
             preset = rest or None
         elif word == "rule":
             key, sep, value = rest.partition("=")
             if not sep:
-                raise SheetFileError(f"{name}, line {number}: write a rule as "
-                                     f"'rule name=value', not '{line}'")
+                raise SheetFileError("{name}, line {number}: write a rule as 'rule "
+                                     "name=value', not '{line}'", name=name, number=number,
+                                     line=line)
             rules[key.strip()] = (number, value.strip())
         else:
             players.append((number, rest))
     if game is None:
-        raise SheetFileError(f"{name}: the sheet does not say which game it is "
-                             "(a line 'game NAME')")
+        raise SheetFileError("{name}: the sheet does not say which game it is (a line 'game "
+                             "NAME')", name=name)
     start = _header(name, game, preset, rules, players)
 
     done: list[tuple[int, str]] = []  # (line number, change)
@@ -118,21 +125,25 @@ def loads(text: str, name: str = "the sheet") -> History:
     for number, line in body:
         if line == "undone":
             if marked:
-                raise SheetFileError(f"{name}, line {number}: a second 'undone' line")
+                raise SheetFileError("{name}, line {number}: a second 'undone' line",
+                                     name=name, number=number)
             marked = True
             continue
         if line.split(maxsplit=1)[0] in HEADER_WORDS:
-            raise SheetFileError(f"{name}, line {number}: '{line.split()[0]}' belongs in the "
-                                 "header, before the first change")
+            raise SheetFileError("{name}, line {number}: '{word}' belongs in the header, "
+                                 "before the first change", name=name, number=number,
+                                 word=line.split()[0])
         (redo if marked else done).append((number, line))
     try:
         sheet, changes = apply_changes(start, [text for _, text in done])
     except ChangeError as exc:
-        raise SheetFileError(f"{name}, line {done[exc.index][0]}: {exc}") from None
+        raise SheetFileError(AT_LINE, name=name, number=done[exc.index][0],
+                             problem=exc.message) from None
     try:  # each undone change must still redo, after the ones before it
         _, redone = apply_changes(sheet, [text for _, text in redo])
     except ChangeError as exc:
-        raise SheetFileError(f"{name}, line {redo[exc.index][0]}: {exc}") from None
+        raise SheetFileError(AT_LINE, name=name, number=redo[exc.index][0],
+                             problem=exc.message) from None
     history = History(start, tuple(changes), tuple(redone))
     history.__dict__["sheet"] = sheet
     return history
@@ -145,7 +156,7 @@ def _header(name: str, game: tuple[int, str], preset: str | None,
         kind = kind_for(game[1])
         rules_class = kind.rules_class()
     except KastkoppError as exc:
-        raise SheetFileError(f"{name}, line {game[0]}: {exc}") from None
+        raise SheetFileError(AT_LINE, name=name, number=game[0], problem=exc.message) from None
     values: dict[str, Any] = {}
     try:
         for key, (_, text) in rules.items():
@@ -154,17 +165,23 @@ def _header(name: str, game: tuple[int, str], preset: str | None,
     except KastkoppError as exc:
         # point at the rule the message is about, if it names one
         lines = [n for key, (n, _) in rules.items() if f"'{key}'" in str(exc)]
-        where = f"line {lines[0]}" if lines else "header"
-        raise SheetFileError(f"{name}, {where}: {exc}") from None
+        if lines:
+            raise SheetFileError(AT_LINE, name=name, number=lines[0],
+                                 problem=exc.message) from None
+        raise SheetFileError("{name}, header: {problem}", name=name,
+                             problem=exc.message) from None
     sheet = Sheet(kind=kind, rules=rules_obj, players=(), preset=preset)
     for number, player in players:
         try:
             sheet = sheet.insert(player)
         except KastkoppError as exc:
-            raise SheetFileError(f"{name}, line {number}: {exc}") from None
+            raise SheetFileError(AT_LINE, name=name, number=number,
+                                 problem=exc.message) from None
     if not kind.min_players <= len(sheet.players) <= kind.max_players:
-        raise SheetFileError(f"{name}, header: a {kind.title} sheet is for {kind.min_players} "
-                             f"to {kind.max_players} players, not {len(sheet.players)}")
+        raise SheetFileError("{name}, header: a {kind} sheet is for {low} to {high} players, "
+                             "not {count}", name=name, kind=term(kind.title),
+                             low=kind.min_players, high=kind.max_players,
+                             count=len(sheet.players))
     return sheet
 
 
@@ -173,10 +190,11 @@ def read(path: Path | str) -> History:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SheetFileError(f"there is no sheet {path} (make one with "
-                             "'kastkopp sheet new')") from None
+        raise SheetFileError("there is no sheet {path} (make one with 'kastkopp sheet new')",
+                             path=str(path)) from None
     except UnicodeDecodeError:
-        raise SheetFileError(f"{path} is not a text file, so not a score sheet") from None
+        raise SheetFileError("{path} is not a text file, so not a score sheet",
+                             path=str(path)) from None
     return loads(text, str(path))
 
 

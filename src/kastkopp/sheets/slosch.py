@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from kastkopp.engine import IllegalAction
+from kastkopp.engine import IllegalAction, Message, term
 from kastkopp.games.mia import MiaRules
 from kastkopp.games.stakes import Ledger
 from kastkopp.sheets.core import (
@@ -74,14 +74,15 @@ class SloschSheet(SheetKind):
         slosch = bool(rest) and rest[-1].casefold() in SLOSCH_WORDS
         names = rest[:-1] if slosch else rest
         if not names:
-            raise IllegalAction(f"who lost? {self.entry_help}")
+            raise IllegalAction("who lost? {help}", help=term(self.entry_help))
         losers = []
         for word in names:
             if not sheet.is_player(word) and words[0].casefold() not in LOSS_WORDS:
-                raise IllegalAction(f"cannot read '{' '.join(words)}': {self.entry_help}")
+                raise IllegalAction("cannot read '{text}': {help}", text=" ".join(words),
+                                    help=term(self.entry_help))
             pid = sheet.player(word).id
             if pid in losers:
-                raise IllegalAction(f"{sheet.name_of(pid)} is named twice")
+                raise IllegalAction("{name} is named twice", name=sheet.name_of(pid))
             losers.append(pid)
         return Round(tuple(losers), slosch)
 
@@ -89,8 +90,9 @@ class SloschSheet(SheetKind):
         now = {s.id: s for s in sheet.derive().standings}
         playing = [p for p in sheet.players if now[p.id].out is None]
         if len(words) != len(playing):
-            raise IllegalAction(f"{len(words)} cells for the {len(playing)} players in the "
-                                f"game ({', '.join(p.name for p in playing)})")
+            raise IllegalAction("{cells} cells for the {count} players in the game ({names})",
+                                cells=len(words), count=len(playing),
+                                names=", ".join(p.name for p in playing))
         cells = [read_cell(w) for w in words]
         losers = [(p, c) for p, c in zip(playing, cells, strict=True) if c]
         bad = [c for _, c in losers if c not in (1, 2)]
@@ -107,12 +109,13 @@ class SloschSheet(SheetKind):
         names = " ".join(quote(sheet.name_of(p)) for p in entry.losers)
         return f"loss {names}" + (" slosch" if entry.slosch else "")
 
-    def _refusal(self, entry: Round, rules: MiaRules) -> str | None:
+    def _refusal(self, entry: Round, rules: MiaRules) -> Message | None:
         if len(entry.losers) > 1 and not rules.mia_reveals:
-            return ("one player loses a round here; several lose at once only when "
-                    "announcing Slosch lifts the cup (mia_reveals=on)")
+            return Message("one player loses a round here; several lose at once only when "
+                           "announcing Slosch lifts the cup (mia_reveals=on)")
         if len(entry.losers) > 1 and not entry.slosch:
-            return "several players lose at once only to a revealed Slosch: add 'slosch'"
+            return Message("several players lose at once only to a revealed Slosch: add "
+                           "'slosch'")
         return None
 
     def derive(self, sheet: Sheet) -> Derivation:
@@ -160,11 +163,12 @@ class SloschSheet(SheetKind):
             reason = self._refusal(entry, rules)
             late = [p for p in entry.losers if sheet.by_id(p).joined > index]
             if played >= rules.rounds:
-                reason = f"the game was {rules.rounds} rounds"
+                reason = Message("the game was {rounds} rounds", {"rounds": rules.rounds})
             elif late:
-                reason = f"{sheet.name_of(late[0])} joined after round {index}"
+                reason = Message("{name} joined after round {round}",
+                                 {"name": sheet.name_of(late[0]), "round": index})
             if reason is not None:
-                flags.append(Flag(index, sheet.notation(entry), reason))
+                flags.append(Flag.of(index, sheet.notation(entry), reason))
                 rows.append((f"{index + 1} !", *(f"({'lost'})" if p.id in entry.losers
                                                  else None for p in sheet.players),
                              *(str(points[p.id]) for p in sheet.players)))

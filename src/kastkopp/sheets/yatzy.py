@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from kastkopp.dice import Faces, multisets
-from kastkopp.engine import IllegalAction
+from kastkopp.engine import IllegalAction, term
 from kastkopp.games.yatzy import (
     DASH,
     Cell,
@@ -115,7 +115,8 @@ class YatzySheet(SheetKind):
         rules = sheet.rules
         assert isinstance(rules, YatzyRules)
         if len(words) < 3:
-            raise IllegalAction(f"cannot read '{' '.join(words)}': {self.entry_help}")
+            raise IllegalAction("cannot read '{text}': {help}", text=" ".join(words),
+                                help=term(self.entry_help))
         player = sheet.player(words[0])
         rest = words[1:]
         first = rest[-1].casefold() in FIRST_WORDS
@@ -124,7 +125,8 @@ class YatzySheet(SheetKind):
         # the row is every word up to the first value (row names may be several words)
         at = next((i for i, w in enumerate(rest) if i > 0 and self._is_value(w)), None)
         if at is None:
-            raise IllegalAction(f"no dice or points for {' '.join(rest)}: {self.entry_help}")
+            raise IllegalAction("no dice or points for {row}: {help}", row=" ".join(rest),
+                                help=term(self.entry_help))
         row = parse_row(" ".join(rest[:at]), rules)
         values = rest[at:]
         if len(values) == 1 and values[0] in SCRATCH and not first:
@@ -137,8 +139,9 @@ class YatzySheet(SheetKind):
             return Fill(player.id, row, points=int(values[0]))
         dice = parse_dice(" ".join(values))
         if len(dice) != rules.dice:
-            raise IllegalAction(f"this sheet is played with {rules.dice} dice, not "
-                                f"{len(dice)} ({' '.join(map(str, dice))})")
+            raise IllegalAction("this sheet is played with {dice} dice, not {count} ({shown})",
+                                dice=rules.dice, count=len(dice),
+                                shown=" ".join(map(str, dice)))
         return Fill(player.id, row, dice=dice, first=first)
 
     @staticmethod
@@ -169,7 +172,7 @@ class YatzySheet(SheetKind):
                 cell, extra = self._cell(entry, cells[entry.player], rules, sheet,
                                          written_by)
             except IllegalAction as exc:
-                flags.append(Flag(index, sheet.notation(entry), str(exc)))
+                flags.append(Flag.of(index, sheet.notation(entry), exc.message))
                 pending.setdefault((entry.player, entry.row), self._typed(entry))
                 continue
             cells[entry.player][entry.row] = cell
@@ -190,38 +193,40 @@ class YatzySheet(SheetKind):
         """What the entry writes in its row, and whether it earns an extra Yatzy bonus."""
         name, row = sheet.name_of(entry.player), entry.row
         if row not in rules.rows:
-            raise IllegalAction(f"this sheet has no {row} row (rows: {', '.join(rules.rows)})")
+            raise IllegalAction("this sheet has no {row} row (rows: {rows})", row=row,
+                                rows=", ".join(rules.rows))
         here = label(row, rules.lang, rules.sheet)
         if cells[row] is not None:
-            raise IllegalAction(f"{name} has already written {text(cells[row])} in {here} "
-                                f"(entry {written_by[entry.player, row] + 1}); a row takes "
-                                "one entry")
+            raise IllegalAction("{name} has already written {cell} in {row} (entry {entry}); a "
+                                "row takes one entry", name=name, cell=text(cells[row]),
+                                row=here, entry=written_by[entry.player, row] + 1)
         dice = entry.dice or ()
         allowed = playable_rows(rules, cells, dice)
         if row not in allowed:
-            why = ("a Yahtzee goes in its upper row if open, else a lower row"
+            why = (term("a Yahtzee goes in its upper row if open, else a lower row")
                    if joker_applies(rules, cells, dice) else
-                   "the rows are filled top to bottom" if rules.order == "top-down"
-                   else "the upper part is filled first")
-            raise IllegalAction(f"{name} cannot write in {here} yet: {why} (open now: "
-                                f"{', '.join(allowed)})")
+                   term("the rows are filled top to bottom") if rules.order == "top-down"
+                   else term("the upper part is filled first"))
+            raise IllegalAction("{name} cannot write in {row} yet: {why} (open now: {open})",
+                                name=name, row=here, why=why, open=", ".join(allowed))
         cross = "-" if rules.misses == "dash" else "0"
         if entry.dice is not None:
             points = score(row, entry.dice, rules, entry.first,
                            joker_applies(rules, cells, entry.dice))
             if points is None:
-                raise IllegalAction(f"{' '.join(map(str, entry.dice))} is not {here}: to cross "
-                                    f"the row out write '{quote(name)} {row} {cross}'")
+                raise IllegalAction("{dice} is not {row}: to cross the row out write "
+                                    "'{entry}'", dice=" ".join(map(str, entry.dice)),
+                                    row=here, entry=f"{quote(name)} {row} {cross}")
             return points, int(extra_yatzy(rules, cells, entry.dice))
         possible = possible_points(row, rules)
         if entry.scratch or (entry.points == 0 and 0 not in possible):
             if not can_miss(row, rules):
-                raise IllegalAction(f"{here} is always made ({describe(possible)}): it cannot "
-                                    "be crossed out")
+                raise IllegalAction("{row} is always made ({possible}): it cannot be crossed "
+                                    "out", row=here, possible=describe(possible))
             return mark(None, rules), 0
         if entry.points not in possible:
-            raise IllegalAction(f"{entry.points} is not a possible score in {here} "
-                                f"({describe(possible)})")
+            raise IllegalAction("{points} is not a possible score in {row} ({possible})",
+                                points=entry.points, row=here, possible=describe(possible))
         return entry.points, 0
 
     @staticmethod

@@ -11,7 +11,9 @@ import json
 
 import typer
 
-from kastkopp.cli import app, console, friendly, parse_rules
+from kastkopp.cli.app import app
+from kastkopp.cli.options import AsJson, HouseRules
+from kastkopp.cli.support import console, friendly, language, parse_rules, say
 
 
 @app.command("score")
@@ -23,20 +25,25 @@ def score_command(
     dice: list[str] = typer.Argument(..., metavar="DICE", help="the dice, e.g. 3 3 5 5 5"),
     first_throw: bool = typer.Option(False, "--first-throw",
                                      help="the dice were the turn's first throw"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    rule: HouseRules = None,
+    as_json: AsJson = False,
 ) -> None:
     """What a row of a Yatzy-family sheet scores for some dice (to check a paper sheet)."""
     from kastkopp.games.yatzy import check_row
 
-    entry = check_row(ruleset, row, " ".join(dice), first_throw, **parse_rules(rule))
+    rules = parse_rules(rule)
+    if language() != "en" and not as_json:  # rows named as the player's sheets name them
+        rules.setdefault("lang", language())
+    entry = check_row(ruleset, row, " ".join(dice), first_throw, **rules)
     if as_json:
         console.print_json(json.dumps(entry, ensure_ascii=False))
         return
-    thrown = " ".join(map(str, entry["dice"])) + (" on the first throw" if first_throw else "")
-    written = {"-": "a dash (not made)"}.get(str(entry["written"]), str(entry["written"]))
-    if entry["written"] == 0 and not entry["made"]:
-        written = "0 (not made)"
-    console.print(f"{entry['title']} · {entry['label']} with {thrown}: {written}",
-                  highlight=False)
+    faces = " ".join(map(str, entry["dice"]))
+    thrown = (say("{dice} on the first throw", dice=faces) if first_throw else faces)
+    written = str(entry["written"])
+    if written == "-":
+        written = say("a dash (not made)")
+    elif entry["written"] == 0 and not entry["made"]:
+        written = say("0 (not made)")
+    console.print(say("{title} · {row} with {dice}: {written}", title=say(entry["title"]),
+                      row=entry["label"], dice=thrown, written=written), highlight=False)

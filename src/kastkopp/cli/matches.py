@@ -21,25 +21,16 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from kastkopp.cli import (
-    Narrator,
-    TerminalPlayer,
-    app,
-    board,
-    console,
-    friendly,
-    make_game,
-    parse_seats,
-    seat_names,
-)
-from kastkopp.cli_support import rich_table
-from kastkopp.dice import DiceSource, SecureDice, SeededDice
-from kastkopp.engine import Action, Game, Player, RuleError, Table, play_out
-from kastkopp.strategy import make_bot
+from kastkopp.cli.app import app
+from kastkopp.cli.options import AsJson, HouseRules, Logs, Preset, Seed, TwoPlayerGame
+from kastkopp.cli.seats import make_game, parse_seats, seat_names
+from kastkopp.cli.support import console, friendly, language, rich_table, say
 
 DEFAULT_GAME = "poker_dice"
 
-if TYPE_CHECKING:  # the matches are loaded by the commands that play one, not by --help
+if TYPE_CHECKING:  # the games and matches are loaded by the commands that play, not by --help
+    from kastkopp.dice import DiceSource
+    from kastkopp.engine import Action, Game, Player
     from kastkopp.matches import Match, Pairing, PlayGame
 
 
@@ -61,6 +52,8 @@ class Seating:
 
     def dice(self) -> DiceSource:
         """A fresh dice source for each game (reproducible with ``--seed``)."""
+        from kastkopp.dice import SecureDice, SeededDice
+
         if self.seed is None:
             return SecureDice()
         return SeededDice(self.seed * 1_000_003 + next(self.numbers))
@@ -69,6 +62,10 @@ class Seating:
         return self.dice().roll(1)[0]
 
     def play(self, game: Game, pair: tuple[str, str]) -> str | None:
+        from kastkopp.cli.terminal import Narrator, TerminalPlayer, board
+        from kastkopp.engine import Table, play_out
+        from kastkopp.strategy import make_bot
+
         names = list(pair)
         table = Table(game, seats=names, dice=self.dice())
         people = [n for n in names if self.bots[n] is None]
@@ -86,7 +83,7 @@ class Seating:
                 narrator(seat, action)
 
         if people:
-            console.rule(f"{pair[0]} against {pair[1]}")
+            console.rule(say("{a} against {b}", a=pair[0], b=pair[1]))
         self.played += 1
         try:
             outcome = play_out(table, actors, self.rng, on_action=narrate)
@@ -101,7 +98,7 @@ class Seating:
         return names[outcome.winners[0]]
 
 
-def two_player_game(game_name: str, preset: str | None, rule: Sequence[str]) -> Game:
+def two_player_game(game_name: str, preset: str | None, rule: Sequence[str] | None) -> Game:
     return make_game(game_name, preset, rule, 2)
 
 
@@ -111,15 +108,17 @@ def match_line(match: Match) -> str:
     return f"{a} {wins[0]}-{wins[1]} {b}"
 
 
-def logged_play(seating: Seating, match_label: str = "") -> PlayGame:
+def logged_play(seating: Seating) -> PlayGame:
     """Play a game and print one line about it."""
     count = itertools.count(1)
 
     def play(game: Game, pair: tuple[str, str]) -> str | None:
         winner = seating.play(game, pair)
-        result = "drawn" if winner is None else f"{winner} won"
-        console.print(f"{match_label}game {next(count)}: {pair[0]} against {pair[1]} — "
-                      f"{result}", highlight=False)
+        number, (a, b) = next(count), pair
+        console.print(say("game {number}: {a} against {b} — drawn", number=number, a=a, b=b)
+                      if winner is None else
+                      say("game {number}: {a} against {b} — {winner} won", number=number,
+                          a=a, b=b, winner=winner), highlight=False)
         return winner
 
     return play
@@ -128,22 +127,22 @@ def logged_play(seating: Seating, match_label: str = "") -> PlayGame:
 @app.command("match")
 @friendly
 def match_command(
-    game_name: str = typer.Argument(DEFAULT_GAME, metavar="GAME",
-                                    help="a two-player game"),
+    game_name: TwoPlayerGame = DEFAULT_GAME,
     players: str = typer.Option(..., "--players", help='two players, e.g. "Anna,bot:strong"'),
     best_of: int = typer.Option(3, "--best-of", help="an odd number of games: 3 or 5"),
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
-    seed: int = typer.Option(None, "--seed", help="reproducible dice"),
-    logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    preset: Preset = None,
+    rule: HouseRules = None,
+    seed: Seed = None,
+    logs: Logs = None,
+    as_json: AsJson = False,
 ) -> None:
     """A match of best of N games; the winner of each game starts the next."""
     seating = Seating(game_name, players, seed, logs)
     if len(seating.names) != 2:
-        raise RuleError(f"a match is between two players, not {len(seating.names)}")
+        from kastkopp.engine import RuleError
+
+        raise RuleError("a match is between two players, not {count}",
+                        count=len(seating.names))
     game = two_player_game(game_name, preset, rule)
     pair = (seating.names[0], seating.names[1])
     from kastkopp.matches import check_best_of, play_match
@@ -153,27 +152,27 @@ def match_command(
     if as_json:
         console.print_json(json.dumps(match.to_json(), ensure_ascii=False))
         return
-    console.print(f"{match.winner} wins the match {match_line(match)}.", highlight=False)
+    console.print(say("{name} wins the match {score}.", name=match.winner,
+                      score=match_line(match)), highlight=False)
 
 
 @app.command("chouette")
 @friendly
 def chouette_command(
-    game_name: str = typer.Argument(DEFAULT_GAME, metavar="GAME",
-                                    help="a two-player game"),
+    game_name: TwoPlayerGame = DEFAULT_GAME,
     players: str = typer.Option(..., "--players", help='three or more, e.g. "Anna,Bo,bot"'),
     games: int = typer.Option(10, "--games", min=1, help="how many games to play"),
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
-    seed: int = typer.Option(None, "--seed", help="reproducible dice"),
-    logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    preset: Preset = None,
+    rule: HouseRules = None,
+    seed: Seed = None,
+    logs: Logs = None,
+    as_json: AsJson = False,
 ) -> None:
     """Chouette: a die each for the order, the winner stays, the loser queues at the end."""
     seating = Seating(game_name, players, seed, logs)
     if len(seating.names) < 3:
+        from kastkopp.engine import RuleError
+
         raise RuleError("a chouette is for three or more players; two play a match")
     game = two_player_game(game_name, preset, rule)
     from kastkopp.matches import play_chouette, roll_for_order
@@ -181,10 +180,10 @@ def chouette_command(
     roll_off = roll_for_order(seating.names, seating.roll)
     if not as_json:
         for number, rolls in enumerate(roll_off.rounds, start=1):
-            label = "Dice for the order" if number == 1 else "Rolled again"
-            console.print(f"{label}: " + ", ".join(f"{n} {f}" for n, f in rolls),
-                          highlight=False)
-        console.print("Order: " + ", ".join(roll_off.order), highlight=False)
+            thrown = ", ".join(f"{n} {f}" for n, f in rolls)
+            console.print(say("Dice for the order: {rolls}", rolls=thrown) if number == 1
+                          else say("Rolled again: {rolls}", rolls=thrown), highlight=False)
+        console.print(say("Order: {names}", names=", ".join(roll_off.order)), highlight=False)
     chouette = play_chouette(game, roll_off.order, games,
                              seating.play if as_json else logged_play(seating))
     if as_json:
@@ -192,33 +191,32 @@ def chouette_command(
         data["rolls"] = [[list(r) for r in rolls] for rolls in roll_off.rounds]
         console.print_json(json.dumps(data, ensure_ascii=False))
         return
-    table = rich_table(title=f"Chouette after {games} games")
-    for column in ("player", "played", "won", "lost"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+    table = rich_table(title=say("Chouette after 1 game") if games == 1
+                       else say("Chouette after {count} games", count=games))
+    table.add_column(say("player"))
+    for column in (say("played"), say("won"), say("lost")):
+        table.add_column(column, justify="right")
     for row in chouette.standings():
         table.add_row(row.player, str(row.played), str(row.won), str(row.lost))
     console.print(table)
-    console.print(f"At the table now: {chouette.table[0]} and {chouette.table[1]}; "
-                  f"waiting: {', '.join(chouette.waiting)}", highlight=False)
+    console.print(say("At the table now: {a} and {b}; waiting: {names}", a=chouette.table[0],
+                      b=chouette.table[1], names=", ".join(chouette.waiting)), highlight=False)
 
 
 @app.command("knockout")
 @friendly
 def knockout_command(
-    game_name: str = typer.Argument(DEFAULT_GAME, metavar="GAME",
-                                    help="a two-player game"),
+    game_name: TwoPlayerGame = DEFAULT_GAME,
     players: str = typer.Option(..., "--players",
                                 help="the players, best seed first, e.g. bot:strong,bot:random"),
     best_of: int = typer.Option(1, "--best-of", help="games per match (odd)"),
     seeding: str = typer.Option("listed", "--seeding",
                                 help="listed: as given; dice: a die each, highest first"),
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
-    seed: int = typer.Option(None, "--seed", help="reproducible dice"),
-    logs: Path = typer.Option(None, "--logs", help="write every game's log to this folder"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    preset: Preset = None,
+    rule: HouseRules = None,
+    seed: Seed = None,
+    logs: Logs = None,
+    as_json: AsJson = False,
 ) -> None:
     """A knockout: the bracket (byes for the top seeds), every match best of N, a final."""
     from kastkopp.matches import Knockout, check_best_of, play_knockout, roll_for_order
@@ -231,21 +229,24 @@ def knockout_command(
     elif seeding == "dice":
         seeds = roll_for_order(seating.names, seating.roll).order
     else:
-        raise RuleError(f"seeding is 'listed' or 'dice', not '{seeding}'")
+        from kastkopp.engine import RuleError
+
+        raise RuleError("seeding is 'listed' or 'dice', not '{seeding}'", seeding=seeding)
 
     bracket = Knockout(tuple(seeds))
     if not as_json:
-        console.print("Seeds: " + ", ".join(f"{i}. {n}" for i, n in enumerate(seeds, 1)),
-                      highlight=False)
+        console.print(say("Seeds: {seeds}", seeds=", ".join(
+            f"{i}. {n}" for i, n in enumerate(seeds, 1))), highlight=False)
 
     def report(pairing: Pairing, match: Match) -> None:
         if not as_json:
-            console.print(f"{bracket.round_name(pairing.round)}: {match_line(match)}",
+            console.print(f"{bracket.round_name(pairing.round, language())}: "
+                          f"{match_line(match)}",
                           highlight=False)
 
     cup = play_knockout(game, seeds, best_of, seating.play, on_match=report)
     if as_json:
         console.print_json(json.dumps(cup.to_json(), ensure_ascii=False))
         return
-    console.rule("Bracket")
-    console.print("\n".join(cup.lines()), highlight=False)
+    console.rule(say("Bracket"))
+    console.print("\n".join(cup.lines(language())), highlight=False)

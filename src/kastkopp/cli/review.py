@@ -8,14 +8,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from kastkopp.cli import app, console, friendly, read_log
-from kastkopp.cli_support import rich_table
-from kastkopp.engine import RuleError
+from kastkopp.cli.app import app
+from kastkopp.cli.logs import read_log
+from kastkopp.cli.options import AsJson, LogFile
+from kastkopp.cli.support import console, friendly, rich_table, say
 
 if TYPE_CHECKING:  # a review is loaded by the command that makes one, not by --help
     from kastkopp.strategy.review import Review
@@ -24,11 +24,13 @@ if TYPE_CHECKING:  # a review is loaded by the command that makes one, not by --
 @app.command("review")
 @friendly
 def review_command(
-    log: Path = typer.Argument(..., metavar="LOG.json"),
-    seat: int | None = typer.Option(None, "--seat", help="only this seat (0 is the first)"),
-    as_json: bool = typer.Option(False, "--json"),
+    log: LogFile,
+    seat: int | None = typer.Option(None, "--seat", metavar="N",
+                                    help="only this seat (0 is the first)"),
+    as_json: AsJson = False,
 ) -> None:
     """Review a finished game: each decision, the best choice, and what it cost."""
+    from kastkopp.engine import RuleError
     from kastkopp.strategy.review import review
 
     result = review(read_log(log))
@@ -50,32 +52,42 @@ def _number(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
+def unit_word(unit: str) -> str:
+    """The unit a review counts its costs in, in the player's language."""
+    words = {"points": say("points"), "lives": say("lives"), "chips": say("chips"),
+             "chance": say("chance")}
+    return words.get(unit, unit)
+
+
 def _print(result: Review, seat: int | None) -> None:
-    console.print(f"{result.title} — cost in {result.unit}; best from {result.method}.",
+    console.print(say("{game} — cost in {unit}; best from {method}.", game=say(result.title),
+                      unit=unit_word(result.unit), method=say(result.method)),
                   highlight=False)
-    moments = rich_table("event", "seat", "situation", "made", "best", "cost", "odds / luck")
+    moments = rich_table(say("event"), say("seat"), say("situation"), say("made"), say("best"),
+                         say("cost"), say("odds / luck"))
     for m in result.moments:
         if seat is not None and m.seat != seat:
             continue
         if m.kind == "roll":
             moments.add_row(str(m.index), result.names[m.seat], m.situation_text(), m.made,
                             "", "",
-                            f"luck {m.luck:+.2f}" if m.luck is not None else "")
+                            say("luck {luck}", luck=f"{m.luck:+.2f}")
+                            if m.luck is not None else "")
             continue
         odds = ", ".join(f"{k} {v:.1%}" for k, v in m.detail.items()
                          if k not in ("expected", "best_expected", "value", "worth"))
         moments.add_row(str(m.index), result.names[m.seat], m.situation_text(), m.made,
                         m.best or "", _number(m.cost), odds)
     console.print(moments)
-    summary = rich_table("seat", "decisions", "best / graded", "lost", "luck", "start",
-                        "final", "costliest")
+    summary = rich_table(say("seat"), say("decisions"), say("best / graded"), say("lost"),
+                         say("luck"), say("start"), say("final"), say("costliest"))
     for s in result.seats:
         if seat is not None and s.seat != seat:
             continue
         best = f"{s.best}/{s.graded}" + (f" ({s.accuracy:.0%})" if s.accuracy is not None
                                           else "")
-        costliest = "; ".join(f"{m.made} (best {m.best}, -{m.cost:.2f})"
-                              for m in s.costliest)
+        costliest = "; ".join(say("{made} (best {best}, {cost})", made=m.made, best=m.best,
+                                  cost=f"−{m.cost:.2f}") for m in s.costliest)
         summary.add_row(s.name, str(s.decisions), best, _number(s.lost), _number(s.luck),
                         _number(s.start), _number(s.final), costliest)
     console.print(summary)

@@ -1,7 +1,7 @@
 """What every part of the command line shares: the consoles, one-line errors, rule pairs.
 
-It imports nothing of the command line itself, so ``kastkopp.cli`` and the sub-apps it
-mounts (sheets, solvers, matches) can all use it without importing each other.
+It imports nothing else of the command line, and nothing of the games or the engine until a
+command runs: every command module imports it, and ``kastkopp --help`` loads them all.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import typer
 import typer.core
 
-from kastkopp.engine import KastkoppError, Message, RuleError
-
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
+
+    from kastkopp.engine import KastkoppError, Message
 
 
 class LazyConsole:
@@ -119,6 +119,8 @@ def pick_language(option: str | None = None) -> str:
     if option is not None:
         code = option.strip().lower()
         if code not in LANGUAGES:
+            from kastkopp.engine import RuleError
+
             raise RuleError("unknown language '{lang}' (languages: {known})", lang=option,
                             known=", ".join(LANGUAGES))
         return code
@@ -144,6 +146,8 @@ def say(template: str, **params: Any) -> str:
     The templates are extracted (``say`` is a keyword of ``scripts/error-catalogs.sh``) into
     the ``errors`` catalogs next to the pages' ones, with the engine's messages.
     """
+    from kastkopp.engine import Message
+
     return tell(Message(template, params))
 
 
@@ -177,6 +181,8 @@ def friendly(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from kastkopp.engine import KastkoppError
+
         try:
             return func(*args, **kwargs)
         except KastkoppError as exc:
@@ -192,12 +198,14 @@ def friendly(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def parse_rules(pairs: Sequence[str]) -> dict[str, str]:
+def parse_rules(pairs: Sequence[str] | None) -> dict[str, str]:
     """``["lives=5", "passing=off"]`` → ``{"lives": "5", "passing": "off"}``."""
     rules: dict[str, str] = {}
-    for pair in pairs:
+    for pair in pairs or ():
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
+            from kastkopp.engine import RuleError
+
             raise RuleError("write a house rule as name=value, not '{pair}'", pair=pair)
         rules[name.strip()] = value.strip()
     return rules

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from kastkopp.cli_support import console, escape, friendly, language, rich_table, say
-from kastkopp.engine import RuleError
+from kastkopp.cli.options import AsJson, HouseRules, Preset
+from kastkopp.cli.support import console, escape, friendly, language, parse_rules, rich_table, say
 
 if TYPE_CHECKING:  # the sheets load the games: only a command that reads a sheet waits
     from collections.abc import Sequence
@@ -81,7 +81,7 @@ def render(sheet: Sheet) -> None:
     console.print(table, highlight=False)
     for flag in derived.flags:
         warning = say("! entry {number} ({text}): {reason}", number=flag.entry + 1,
-                      text=flag.text, reason=flag.reason)
+                      text=flag.text, reason=flag.told)
         console.print(f"[yellow]{escape(warning)}[/]", highlight=False)
     console.print(escape(standings_line(sheet)), highlight=False)
 
@@ -185,23 +185,25 @@ def new_command(
     file: Path = typer.Argument(..., metavar="FILE", help="the sheet file to create"),
     players: str = typer.Option(..., "--players", help='the players in order, e.g. '
                                 '"Anna,Ben,Cara"'),
-    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", help="house rule as name=value (repeatable)"),
+    preset: Preset = None,
+    rule: HouseRules = None,
     force: bool = typer.Option(False, "--force", help="replace an existing file"),
 ) -> None:
     """Start a sheet for GAME in FILE."""
+    from kastkopp.engine import RuleError
+
     if file.exists() and not force:
         raise RuleError("{file} already exists (use another name, or --force to replace it)",
                         file=str(file))
-    rules: dict[str, str] = {}
-    for pair in rule:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise RuleError("write a house rule as name=value, not '{pair}'", pair=pair)
-        rules[name.strip()] = value.strip()
+    rules = parse_rules(rule)
     names = [n.strip() for n in players.split(",")]
     from kastkopp.sheets import Sheet
+    from kastkopp.sheets.core import kind_for
     from kastkopp.sheets.history import History
+
+    specs = {spec.name for spec in kind_for(game).rules_class().specs()}
+    if "lang" in specs and language() != "en" and preset is None:
+        rules.setdefault("lang", language())  # a sheet that names its rows: the player's words
 
     sheet = Sheet.new(game, names, preset, **rules)
     files().write(file, History(sheet))
@@ -238,9 +240,7 @@ def set_command(
     rules: list[str] = typer.Argument(..., metavar="NAME=VALUE..."),
 ) -> None:
     """Change house rules mid-game: everything is derived again from the same entries."""
-    for pair in rules:
-        if "=" not in pair:
-            raise RuleError("write a house rule as name=value, not '{pair}'", pair=pair)
+    parse_rules(rules)  # refuses a pair that is not name=value before the file is read
     render(change(file, *(f"set {shlex.quote(pair)}" for pair in rules)).sheet)
 
 
@@ -297,8 +297,7 @@ def redo_command(file: Path = typer.Argument(..., metavar="FILE"),
 @sheet_app.command("show")
 @friendly
 def show_command(file: Path = typer.Argument(..., metavar="FILE"),
-                 as_json: bool = typer.Option(False, "--json",
-                                              help="print JSON for programs")) -> None:
+                 as_json: AsJson = False) -> None:
     """The sheet: every cell entered, every number derived, who stands where."""
     history = files().read(file)
     if as_json:

@@ -1,12 +1,12 @@
-"""The Mäxchen commands of the ``kastkopp`` command line.
+"""``kastkopp maexchen-server`` and ``kastkopp bot maexchen``: Mia on the Mäxchen
+bot-competition protocol.
 
 ::
 
     kastkopp maexchen-server --port 9000 --answer-timeout-ms 250
     kastkopp bot maexchen --server localhost:9000 --strategy sensible --name kastkopp
 
-:mod:`kastkopp.cli` wires these functions in as commands; they raise
-:class:`~kastkopp.engine.KastkoppError` for anything a user typed wrong.
+They raise :class:`~kastkopp.engine.KastkoppError` for anything a user typed wrong.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from kastkopp.cli_support import lazy_console
-from kastkopp.dice import DiceSource, SecureDice, SeededDice
-from kastkopp.engine import KastkoppError
+from kastkopp.cli.app import app
+from kastkopp.cli.support import friendly, lazy_console, say
 
 if TYPE_CHECKING:
+    from kastkopp.dice import DiceSource
     from kastkopp.interop.maexchen import RoundResult
 
 # kastkopp.interop.maexchen.DEFAULT_PORT, repeated: the protocol module loads the games, which
@@ -32,11 +32,17 @@ DEFAULT_PORT = 9000
 console = lazy_console(highlight=False)
 
 
+bot_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                      help="Let kastkopp's bots play elsewhere.")
+
+
 def _say(text: str) -> None:
     console.print(text)
     sys.stdout.flush()  # someone may be reading the address from a pipe
 
 
+@app.command("maexchen-server")
+@friendly
 def maexchen_server(
     port: int = typer.Option(DEFAULT_PORT, "--port", help="UDP port (0: any free port)"),
     host: str = typer.Option("0.0.0.0", "--host", help="address to listen on"),
@@ -50,14 +56,18 @@ def maexchen_server(
     """Run a Mäxchen bot-competition server (UDP) playing Mia's maexchen preset."""
     import asyncio
 
+    from kastkopp.dice import SecureDice, SeededDice
+    from kastkopp.engine import KastkoppError
     from kastkopp.interop.maexchen import MaexchenServer
 
     if not 0 <= port < 65536:
-        raise KastkoppError(f"the port must be 0 to 65535, not {port}")
+        raise KastkoppError("the port must be 0 to 65535, not {port}", port=port)
     if answer_timeout_ms < 1:
-        raise KastkoppError(f"the answer timeout must be at least 1 ms, not {answer_timeout_ms}")
+        raise KastkoppError("the answer timeout must be at least 1 ms, not {ms}",
+                            ms=answer_timeout_ms)
     if heartbeat_ms < 0:
-        raise KastkoppError(f"the heartbeat must be 0 (none) or more ms, not {heartbeat_ms}")
+        raise KastkoppError("the heartbeat must be 0 (none) or more ms, not {ms}",
+                            ms=heartbeat_ms)
     dice: DiceSource = SecureDice() if seed is None else SeededDice(seed)
     rng = random.SystemRandom() if seed is None else random.Random(seed)
     server = MaexchenServer(answer_timeout=answer_timeout_ms / 1000, dice=dice, rng=rng,
@@ -67,26 +77,31 @@ def maexchen_server(
         try:
             bound = await server.start(host, port)
         except OSError as exc:
-            raise KastkoppError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-        _say(f"Mäxchen server on udp://{bound[0]}:{bound[1]} "
-             f"(answer timeout {answer_timeout_ms} ms); Ctrl-C stops it")
+            raise KastkoppError("cannot listen on {address}: {problem}",
+                                address=f"{host}:{port}", problem=exc.strerror) from None
+        _say(say("Mäxchen server on {address} (answer timeout {ms} ms); Ctrl-C stops it",
+                 address=f"udp://{bound[0]}:{bound[1]}", ms=answer_timeout_ms))
         try:
             await server.run(rounds or None)
         finally:
             server.close()
 
     def report(result: RoundResult) -> None:
-        _say(f"round {result.number}: {', '.join(result.players)} — "
-             f"{', '.join(result.losers)} lost ({result.reason})")
+        _say(say("round {number}: {players} — {losers} lost ({reason})", number=result.number,
+                 players=", ".join(result.players), losers=", ".join(result.losers),
+                 reason=result.reason))
 
     server.watch_rounds(report)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())
     if server.scores:
-        _say("Scores: " + ", ".join(f"{name} {points}" for name, points in
-                                    sorted(server.scores.items(), key=lambda kv: -kv[1])))
+        _say(say("Scores: {scores}", scores=", ".join(
+            f"{name} {points}" for name, points in
+            sorted(server.scores.items(), key=lambda kv: -kv[1]))))
 
 
+@bot_app.command("maexchen")
+@friendly
 def bot_maexchen(
     server: str = typer.Option(f"127.0.0.1:{DEFAULT_PORT}", "--server", metavar="HOST:PORT",
                                help="the Mäxchen server"),
@@ -99,17 +114,20 @@ def bot_maexchen(
     """Let a kastkopp bot play Mia on a Mäxchen bot-competition server."""
     import asyncio
 
+    from kastkopp.engine import KastkoppError
     from kastkopp.interop.maexchen import MaexchenClient, bot_names, parse_server
 
     if strategy not in bot_names():
-        raise KastkoppError(f"no bot '{strategy}' for Mia (bots: {', '.join(bot_names())})")
+        raise KastkoppError("no bot '{name}' for {game} (bots: {bots})", name=strategy,
+                            game="mia", bots=", ".join(bot_names()))
     host, port = parse_server(server)
     client = MaexchenClient(name, strategy=strategy, seed=seed,
                             log=(lambda m: _say(f"< {m}")) if verbose else None)
 
     async def run() -> None:
         await client.connect(host, port)
-        _say(f"{name} plays as '{strategy}' on {host}:{port}; Ctrl-C stops")
+        _say(say("{name} plays as '{bot}' on {address}; Ctrl-C stops", name=name,
+                 bot=strategy, address=f"{host}:{port}"))
         try:
             await client.run(rounds or None)
         finally:
@@ -119,4 +137,7 @@ def bot_maexchen(
         asyncio.run(run())
     if client.rounds_played:
         points = client.scores.get(name, 0)
-        _say(f"{client.rounds_played} rounds played; {name} has {points} points")
+        _say(say("1 round played; {name} has {points} points", name=name, points=points)
+             if client.rounds_played == 1 else
+             say("{count} rounds played; {name} has {points} points",
+                 count=client.rounds_played, name=name, points=points))

@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from kastkopp.cli_support import console, say
+from kastkopp.cli.support import console, say
 from kastkopp.engine import Action, Game, KastkoppError, Player, notations
 from kastkopp.strategy.advice import Advisor, Hint, advisor_for
 

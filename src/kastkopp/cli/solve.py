@@ -15,7 +15,8 @@ from typing import Any
 
 import typer
 
-from kastkopp.cli_support import console, errors, friendly, parse_rules, rich_table
+from kastkopp.cli.options import AsJson, HouseRules, Preset
+from kastkopp.cli.support import console, errors, friendly, parse_rules, rich_table, say
 
 solve_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                         help="Solve a game: its value and how to play it.")
@@ -23,17 +24,7 @@ advise_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_comple
                          help="What to do now, in numbers, from a solved table.")
 
 
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``solve`` and ``advise`` to the main command line."""
-    app.add_typer(solve_app, name="solve")
-    app.add_typer(advise_app, name="advise")
-
-
-
-
-def _rules(rule_class: Any, preset: str | None, pairs: list[str]) -> Any:
+def _rules(rule_class: Any, preset: str | None, pairs: list[str] | None) -> Any:
     return rule_class.make(preset, **parse_rules(pairs))
 
 
@@ -61,52 +52,63 @@ def _percent(p: Any) -> str:
 @solve_app.command("mia")
 @friendly
 def solve_mia(
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
+    preset: Preset = None,
+    rule: HouseRules = None,
     passes: int = typer.Option(1, "--passes", min=0, max=5,
                                help="how often one claim may be passed on in a row (the "
                                "rules: once)"),
     target: float = typer.Option(1e-4, "--target", min=1e-9, max=0.1,
                                  help="exploitability to reach in every subgame, in lives"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """Heads-up Slosch: the equilibrium of one exchange (announce, believe, call, pass)."""
     from kastkopp.games.mia import MiaRules
     from kastkopp.strategy.mia_equilibrium import solve
 
     rules = _rules(MiaRules, preset, rule)
-    with _progress("solving", len(rules.values)) as update:
+    with _progress(say("solving"), len(rules.values)) as update:
         eq = solve(rules, passes=passes, target=target,
                    progress=lambda done, total: update(done))
     data = eq.to_json()
     if as_json:
         _print_json(data)
         return
-    console.print(f"First player's value: [bold]{eq.value:+.4f}[/] lives per exchange "
-                  f"(exploitability {eq.exploitability:.1e}, {eq.seconds:.1f} s)")
-    console.print("The opening announcement, and how it is answered", style="bold")
+    console.print(say("First player's value: {value} lives per exchange (exploitability "
+                      "{gap}, {seconds} s)", value=f"[bold]{eq.value:+.4f}[/]",
+                      gap=f"{eq.exploitability:.1e}", seconds=f"{eq.seconds:.1f}"))
+    console.print(say("The opening announcement, and how it is answered"), style="bold")
+    legend = mia_legend()
     table = rich_table()
-    for column in ("value", "truth", "bluff", "claimed", "true", "call", "roll", "pass"):
+    for column, _ in legend:
         table.add_column(column, justify="right")
     for row in data["opening"]:
         table.add_row(row["value"], *(_percent(row.get(c)) for c in
                                       ("truth", "bluff", "claimed", "true", "call", "roll",
                                        "pass")))
     console.print(table)
-    console.print(MIA_LEGEND, highlight=False)
+    told = rich_table(show_header=False, box=None, padding=(0, 2, 0, 0))
+    told.add_column(no_wrap=True)
+    told.add_column()  # a long meaning wraps under itself, within 80 columns
+    for column, meaning in legend:
+        told.add_row(column, meaning)
+    console.print(told, highlight=False)
 
 
-MIA_LEGEND = """\
-value    what the first roller has in the cup, worst first
-truth    how often the roller announces exactly that value
-bluff    how often the roller announces more than that value
-claimed  how often the roller announces that value at all, whatever the cup shows
-true     of those announcements, how often the cup holds at least that value
-call     how often the other player lifts the cup on that announcement
-roll     how often the other player believes it and rolls on
-pass     how often the other player believes it and passes the cup on unseen"""
+def mia_legend() -> list[tuple[str, str]]:
+    """The columns of ``solve mia``, each with what it means, in the player's language."""
+    return [
+        (say("value"), say("what the first roller has in the cup, worst first")),
+        (say("truth"), say("how often the roller announces exactly that value")),
+        (say("bluff"), say("how often the roller announces more than that value")),
+        (say("claimed"), say("how often the roller announces that value at all, whatever "
+                             "the cup shows")),
+        (say("true"), say("of those announcements, how often the cup holds at least that "
+                          "value")),
+        (say("call"), say("how often the other player lifts the cup on that announcement")),
+        (say("roll"), say("how often the other player believes it and rolls on")),
+        (say("pass"), say("how often the other player believes it and passes the cup on "
+                          "unseen")),
+    ]
 
 
 # --------------------------------------------------------------------------- Linka
@@ -115,12 +117,12 @@ pass     how often the other player believes it and passes the cup on unseen"""
 @solve_app.command("linka")
 @friendly
 def solve_linka(
-    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
+    preset: Preset = None,
     rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
                                    help="a house rule (repeatable; Tärningsspel's example "
                                    "plays ante=5)"),
     fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """Heads-up Linka: the betting equilibrium of one pot, exactly (a linear programme for
     every deal)."""
@@ -128,20 +130,23 @@ def solve_linka(
     from kastkopp.strategy.linka_equilibrium import cached_solve
 
     rules = _rules(LinkaRules, preset, rule)
-    with _progress("solving", 1) as update:
+    with _progress(say("solving"), 1) as update:
         eq = cached_solve(rules, progress=lambda done, total: update(done / total),
                           fresh=fresh)
     data = eq.to_json()
     if as_json:
         _print_json(data)
         return
-    source = "from the cache" if eq.cached else f"solved in {eq.seconds:.0f} s"
-    console.print(f"First bettor's value: [bold]{eq.value:+.4f}[/] koppar per pot "
-                  f"(exploitability {eq.exploitability:.1e}, {source})", highlight=False)
-    table = rich_table(title="How each hand is bet, over every deal")
-    for column in ("situation", "hand", "check", "call", "raise", "mean raise", "fold"):
-        table.add_column(column, justify="right" if column not in ("situation", "hand")
-                         else "left")
+    source = (say("from the cache") if eq.cached
+              else say("solved in {seconds} s", seconds=f"{eq.seconds:.0f}"))
+    console.print(say("First bettor's value: {value} koppar per pot (exploitability {gap}, "
+                      "{source})", value=f"[bold]{eq.value:+.4f}[/]",
+                      gap=f"{eq.exploitability:.1e}", source=source), highlight=False)
+    table = rich_table(title=say("How each hand is bet, over every deal"))
+    table.add_column(say("situation"))
+    table.add_column(say("hand"))
+    for column in (say("check"), say("call"), say("raise"), say("mean raise"), say("fold")):
+        table.add_column(column, justify="right")
     for row in data["hands"]:
         raised = row.get("mean_raise")
         table.add_row(row["situation"], row["hand"],
@@ -156,12 +161,11 @@ def solve_linka(
 @solve_app.command("knack")
 @friendly
 def solve_knack(
-    preset: str = typer.Option(None, "--preset", metavar="NAME", help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
+    preset: Preset = None,
+    rule: HouseRules = None,
     versus: str = typer.Option(None, "--versus", help="also play the equilibrium bot off "
                                "against this bot, exactly (every position, no sampling)"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """Heads-up Knack: every position's value and best move, by backward induction."""
     from kastkopp.engine import RuleError
@@ -171,7 +175,7 @@ def solve_knack(
     from kastkopp.strategy.knack_equilibrium import match_value, solve
 
     rules = _rules(KnackRules, preset, rule)
-    with _progress("solving", 1):
+    with _progress(say("solving"), 1):
         solution = solve(rules)
     data = solution.to_json()
     if versus is not None:
@@ -180,7 +184,7 @@ def solve_knack(
                             "bot that chooses without chance (not random)")
         game = load("knack", players=2, **rules.changed())
         mine, theirs = make_bot(game, "equilibrium"), make_bot(game, versus)
-        with _progress(f"playing off against {versus}", 1):
+        with _progress(say("playing off against {bot}", bot=versus), 1):
             first = match_value(rules, (mine, theirs))
             second = -match_value(rules, (theirs, mine))
         data["versus"] = {"bot": versus, "as_seat_0": first, "as_seat_1": second,
@@ -188,13 +192,17 @@ def solve_knack(
     if as_json:
         _print_json(data)
         return
-    console.print(f"Seat 0's value: [bold]{solution.first_value:+.6f}[/] koppar per pot "
-                  f"(residual {solution.residual:.1e} after {solution.iterations} throws "
-                  f"iterated, {solution.seconds:.1f} s)", highlight=False)
-    console.print("Double knock: never ask for one; always grant it (asking costs the "
-                  f"loser {data['double_knock']['asking_costs_per_stake']:.3f} × his stake).")
-    table = rich_table(title="Raises at the ante (the worst placed bets; the rest knock)")
-    for column in ("seat 0 kept", "seat 1 kept", "bettor", "raise", "seat 0's value"):
+    console.print(say("Seat 0's value: {value} koppar per pot (residual {residual} after "
+                      "{iterations} throws iterated, {seconds} s)",
+                      value=f"[bold]{solution.first_value:+.6f}[/]",
+                      residual=f"{solution.residual:.1e}", iterations=solution.iterations,
+                      seconds=f"{solution.seconds:.1f}"), highlight=False)
+    console.print(say("Double knock: never ask for one; always grant it (asking costs the "
+                      "loser {cost} × the stake).",
+                      cost=f"{data['double_knock']['asking_costs_per_stake']:.3f}"))
+    table = rich_table(title=say("Raises at the ante (the worst placed bets; the rest knock)"))
+    for column in (say("seat 0 kept"), say("seat 1 kept"), say("bettor"), say("raise"),
+                   say("seat 0's value")):
         table.add_column(column)
     for row in data["positions"]:
         if row["raise"]:
@@ -204,8 +212,9 @@ def solve_knack(
     console.print(table)
     if "versus" in data:
         v = data["versus"]
-        console.print(f"The equilibrium bot against {v['bot']}: {v['as_seat_0']:+.6f} koppar "
-                      f"per pot as seat 0, {v['as_seat_1']:+.6f} as seat 1 (exactly)",
+        console.print(say("The equilibrium bot against {bot}: {first} koppar per pot as seat "
+                          "0, {second} as seat 1 (exactly)", bot=v["bot"],
+                          first=f"{v['as_seat_0']:+.6f}", second=f"{v['as_seat_1']:+.6f}"),
                       highlight=False)
 
 
@@ -217,17 +226,16 @@ def solve_knack(
 def solve_yatzy(
     preset: str = typer.Option(None, "--preset", metavar="NAME",
                                help="yatzy, yahtzee, tarningspoker, ..."),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
+    rule: HouseRules = None,
     fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """Optimal solitaire Yatzy: the highest expected score under a rule set."""
     from kastkopp.games.yatzy import YatzyRules
     from kastkopp.strategy.yatzy_solver import cache_dir, cache_key, solve
 
     rules = _rules(YatzyRules, preset, rule)
-    with _progress("solving", 1) as update:
+    with _progress(say("solving"), 1) as update:
         def progress(done: int, total: int) -> None:
             update(done / total)
 
@@ -239,9 +247,12 @@ def solve_yatzy(
     if as_json:
         _print_json(data)
         return
-    source = "from the cache" if table.from_cache else "solved"
-    console.print(f"Expected score with optimal play: [bold]{table.expected_score:.6f}[/] "
-                  f"({source} in {table.seconds:.2f} s)", highlight=False)
+    seconds = f"{table.seconds:.2f}"
+    source = (say("from the cache in {seconds} s", seconds=seconds) if table.from_cache
+              else say("solved in {seconds} s", seconds=seconds))
+    console.print(say("Expected score with optimal play: {score} ({source})",
+                      score=f"[bold]{table.expected_score:.6f}[/]", source=source),
+                  highlight=False)
 
 
 def _read_dice(text: str) -> tuple[int, ...]:
@@ -249,7 +260,8 @@ def _read_dice(text: str) -> tuple[int, ...]:
 
     digits = [c for c in text if not c.isspace() and c not in ",;"]
     if not all(c.isdigit() for c in digits):
-        raise IllegalAction(f"the dice must be five values 1 to 6, not '{text.strip()}'")
+        raise IllegalAction("the dice must be five values 1 to 6, not '{text}'",
+                            text=text.strip())
     return tuple(int(c) for c in digits)
 
 
@@ -264,11 +276,9 @@ def advise_yatzy(
     yatzy_zero: bool = typer.Option(False, "--yatzy-zero",
                                     help="the Yatzy row was crossed out (holds 0)"),
     score: float = typer.Option(0.0, "--score", help="points already on the sheet"),
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="a named rule set"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    preset: Preset = None,
+    rule: HouseRules = None,
+    as_json: AsJson = False,
 ) -> None:
     """Every choice now with its expected final score, best first (from the solved table)."""
     from kastkopp.games.yatzy import YatzyRules
@@ -277,7 +287,7 @@ def advise_yatzy(
     rules = _rules(YatzyRules, preset, rule)
     rows = [r.strip() for r in used.split(",") if r.strip()]
     faces = _read_dice(dice)
-    with _progress("solving the table (once)", 1):
+    with _progress(say("solving the table (once)"), 1):
         table = table_for(rules)
     advice = table.advise(used=rows, upper=upper, dice=faces, rerolls=rerolls,
                           yatzy_zero=yatzy_zero, already=score)
@@ -286,10 +296,10 @@ def advise_yatzy(
                      "choices": [c.to_json() for c in advice]})
         return
     best = advice[0].expected
-    out = rich_table(title="Choices, best first (expected final score)")
-    out.add_column("choice")
-    out.add_column("expected", justify="right")
-    out.add_column("loss", justify="right")
+    out = rich_table(title=say("Choices, best first (expected final score)"))
+    out.add_column(say("choice"))
+    out.add_column(say("expected"), justify="right")
+    out.add_column(say("loss"), justify="right")
     for c in advice:
         out.add_row(c.choice, f"{c.expected:.3f}", f"{best - c.expected:.3f}")
     console.print(out)
@@ -304,8 +314,7 @@ def solve_liars(
     dice: int = typer.Option(1, "--dice", min=1, max=5, help="dice in each cup"),
     preset: str = typer.Option(None, "--preset", metavar="NAME",
                                help="kastkopp rules (default lognare)"),
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable)"),
+    rule: HouseRules = None,
     openspiel: bool = typer.Option(False, "--openspiel", help="OpenSpiel's rules: the "
                                    "highest face wild, bids by count then face"),
     faces: int = typer.Option(6, "--faces", min=2, max=9, help="faces of a die (2 to 6 with "
@@ -315,7 +324,7 @@ def solve_liars(
     variant: str = typer.Option("cfr+", "--variant", help="cfr+ or dcfr"),
     max_memory: float = typer.Option(2.0, "--max-memory", min=0.001,
                                      help="GB the solver's tables may take"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON for programs"),
+    as_json: AsJson = False,
 ) -> None:
     """One round of two-player liar's dice: its value and an equilibrium, by CFR."""
     from kastkopp.engine import RuleError
@@ -324,28 +333,29 @@ def solve_liars(
     from kastkopp.strategy.liars_equilibrium import solve
 
     if variant not in ("cfr+", "dcfr"):
-        raise RuleError(f"the variant is cfr+ or dcfr, not '{variant}'")
+        raise RuleError("the variant is cfr+ or dcfr, not '{variant}'", variant=variant)
     if openspiel:
         if preset or rule:
             raise RuleError("--openspiel fixes the rules; leave out --preset and --rule")
         bidding = Bidding.openspiel(dice=dice, faces=faces)
     else:
         fewer = [f"faces={faces}"] if faces != 6 else []
-        rules = _rules(LiarsRules, preset or "lognare", [*rule, f"dice={dice}", *fewer])
+        rules = _rules(LiarsRules, preset or "lognare", [*(rule or []), f"dice={dice}", *fewer])
         bidding = Bidding.from_rules(rules)
-    with _progress("solving", 1) as update:
+    with _progress(say("solving"), 1) as update:
         eq = solve(bidding, target=target, variant=variant, max_bytes=max_memory * 1e9,
                    progress=lambda i, gap: update(min(1.0, target / max(gap, 1e-12))))
     data = eq.to_json()
     if as_json:
         _print_json(data)
         return
-    console.print(f"First bidder's value: [bold]{eq.game_value:+.5f}[/] "
-                  f"(exploitability {eq.exploitability:.1e} after {eq.iterations} "
-                  f"iterations, {eq.seconds:.1f} s)", highlight=False)
-    out = rich_table(title="How the first bidder opens, by cup")
-    out.add_column("cup")
-    out.add_column("opening bids")
+    console.print(say("First bidder's value: {value} (exploitability {gap} after {iterations} "
+                      "iterations, {seconds} s)", value=f"[bold]{eq.game_value:+.5f}[/]",
+                      gap=f"{eq.exploitability:.1e}", iterations=eq.iterations,
+                      seconds=f"{eq.seconds:.1f}"), highlight=False)
+    out = rich_table(title=say("How the first bidder opens, by cup"))
+    out.add_column(say("cup"))
+    out.add_column(say("opening bids"))
     for row in data["opening"]:
         out.add_row(row["cup"], ", ".join(f"{b[4:]} {p:.0%}" for b, p in row["bids"].items()))
     console.print(out)
