@@ -21,8 +21,8 @@ from fastapi.testclient import TestClient
 from kastkopp.dice import SeededDice, seed_commitment
 from kastkopp.engine import Game, Table, load, registered
 from kastkopp.server.app import create_app
-from kastkopp.server.hub import event_row
 from kastkopp.store import GameTable, LogEvent, Seat
+from kastkopp.store.log_writer import event_row
 from worlds import differs, revealed, step, twin
 
 CONFIGS = [
