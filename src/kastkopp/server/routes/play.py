@@ -161,8 +161,9 @@ async def handle(hub: Hub, live: LiveTable, account: Account | None,
     try:
         seq = await hub.act(live.id, account.id, message.get("action"), message.get("seq"))
     except IllegalAction as exc:
-        return {"type": "error", "id": ref, "error": translate(exc, lang),
+        return {"type": "error", "id": ref, "code": exc.code, "error": translate(exc, lang),
                 "stale": isinstance(exc, StaleAction), "seq": live.seq}
     except KastkoppError as exc:
-        return {"type": "error", "id": ref, "error": translate(exc, lang), "seq": live.seq}
+        return {"type": "error", "id": ref, "code": exc.code, "error": translate(exc, lang),
+                "seq": live.seq}
     return {"type": "ack", "id": ref, "seq": seq}
