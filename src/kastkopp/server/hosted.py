@@ -16,15 +16,8 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from kastkopp.dice import CommitRevealDice, seed_commitment
-from kastkopp.engine import (
-    Game,
-    IllegalAction,
-)
-from kastkopp.server.service.live import (
-    LiveTable,
-    SeatInfo,
-    TableError,
-)
+from kastkopp.engine import Game, IllegalAction
+from kastkopp.server.service.live import LiveTable, SeatInfo, TableError
 from kastkopp.server.service.seating import Seating
 from kastkopp.store import GameTable, Seat
 from kastkopp.store.log_writer import event_row

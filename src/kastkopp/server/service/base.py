@@ -19,10 +19,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from kastkopp.server.service.live import (
-    LiveTable,
-    Watcher,
-)
+from kastkopp.server.service.live import LiveTable, Watcher
 from kastkopp.server.workers import Workers
 from kastkopp.store import GameTable, Store
 from kastkopp.store.log_writer import LogWriter

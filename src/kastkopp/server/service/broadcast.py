@@ -13,10 +13,7 @@ from typing import Any
 from sqlalchemy import select
 
 from kastkopp.server.service.cache import TableCache
-from kastkopp.server.service.live import (
-    LiveTable,
-    Watcher,
-)
+from kastkopp.server.service.live import LiveTable, Watcher
 from kastkopp.server.wire import dumps
 from kastkopp.store import GameTable, Seat
 

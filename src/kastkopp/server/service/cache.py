@@ -12,16 +12,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from kastkopp.engine import (
-    Table,
-    game_from_json,
-)
+from kastkopp.engine import Table, game_from_json
 from kastkopp.server.service.base import TableService
-from kastkopp.server.service.live import (
-    LiveTable,
-    SeatInfo,
-    TableNotFound,
-)
+from kastkopp.server.service.live import LiveTable, SeatInfo, TableNotFound
 from kastkopp.store import Account, GameTable, LogEvent, Seat
 from kastkopp.store.log_writer import row_event
 

@@ -14,16 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kastkopp.dice import CommitRevealDice, Contribution, is_client_seed, seed_commitment
-from kastkopp.engine import (
-    Game,
-    KastkoppError,
-    NotFound,
-    Player,
-    RuleError,
-    Table,
-    load,
-    seen_by,
-)
+from kastkopp.engine import Game, KastkoppError, NotFound, Player, RuleError, Table, load, seen_by
 from kastkopp.server.wire import dumps
 from kastkopp.strategy import make_bot
 

@@ -33,10 +33,7 @@ from kastkopp.engine import (
     term,
 )
 from kastkopp.server.service.broadcast import Broadcasting
-from kastkopp.server.service.live import (
-    LiveTable,
-    TableError,
-)
+from kastkopp.server.service.live import LiveTable, TableError
 from kastkopp.store.log_writer import WriteConflict, event_row
 from kastkopp.strategy.work import work_for
 
