@@ -8,8 +8,10 @@ import pytest
 
 from kastkopp.dice import CommitRevealDice, SeededDice
 from kastkopp.engine import (
+    GameOver,
     IllegalAction,
     LogError,
+    NotYourTurn,
     Outcome,
     RuleError,
     Table,
@@ -130,3 +132,46 @@ def test_a_copied_table_moves_on_alone():
     copy.act(1, "call")
     assert len(table.events) == 1 and table.dice.nonce == 1
     assert copy.dice.nonce == 2 and table.state.to_move() == 0
+
+
+def test_a_preview_leaves_the_table_as_it_was_and_accepted_is_the_move_itself():
+    table = Table(load("mia", players=2), seats=["Anna", "Ben"], dice=SeededDice(seed=3))
+    twin = Table(load("mia", players=2), seats=["Anna", "Ben"], dice=SeededDice(seed=3))
+    before = (list(table.events), table.state, table.dice.nonce)
+
+    def play(t: Table) -> None:
+        t.act(0, "announce 54")
+        t.act(1, "call")  # the dice are rolled for the next round inside the preview
+
+    preview = table.preview(play)
+    assert (table.events, table.state, table.dice.nonce) == before
+    assert [e["type"] for e in preview.events][:2] == ["action", "action"]
+    play(twin)
+    table.accept(preview)
+    assert table.events == twin.events and table.dice.nonce == twin.dice.nonce
+    assert table.state.view(None) == twin.state.view(None)
+
+
+def test_a_refused_preview_changes_nothing():
+    table = Table(load("mia", players=2), seats=["Anna", "Ben"], dice=SeededDice(seed=3))
+    before = (list(table.events), table.state, table.dice.nonce)
+    with pytest.raises(NotYourTurn):
+        table.preview(lambda t: (t.act(0, "announce 54"), t.act(0, "announce 65")))
+    assert (table.events, table.state, table.dice.nonce) == before
+
+
+def test_refusals_say_what_kind_they_are():
+    table = played_table()
+    with pytest.raises(GameOver) as over:
+        table.act(0, "call")
+    assert over.value.code == "game_over" and isinstance(over.value, IllegalAction)
+    fresh = Table(load("mia", players=2), seats=["Anna", "Ben"], dice=SeededDice(seed=1))
+    with pytest.raises(NotYourTurn) as turn:
+        fresh.act(1, "announce 54")
+    assert turn.value.code == "not_your_turn"
+    with pytest.raises(IllegalAction) as illegal:
+        fresh.act(0, "announce 99")
+    assert illegal.value.code == "illegal"
+    with pytest.raises(RuleError) as rules:
+        load("mia", players=2, colour="red")
+    assert rules.value.code == "rules"

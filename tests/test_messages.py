@@ -32,13 +32,17 @@ SOURCES = [SRC / "engine.py", SRC / "matches.py",
            *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
                                                  "hints.py", "origin.py", "bodies.py",
-                                                 "series.py", "review.py", "review_try.py")),
+                                                 "series.py", "review.py", "review_try.py",
+                                                 "hosted.py", "deps.py")),
+           *sorted((SRC / "server" / "service").glob("*.py")),
+           *sorted((SRC / "server" / "routes").glob("*.py")),
            SRC / "strategy" / "review.py", SRC / "strategy" / "yatzy_review.py",
            SRC / "strategy" / "liars_dice_review.py", SRC / "strategy" / "mia_review.py",
            SRC / "strategy" / "odds.py", *sorted((SRC / "strategy").glob("*_odds.py")),
            SRC / "strategy" / "liars_bidding.py"]
 ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
-          "NotAuthenticated", "ChatError", "HintError", "ReviewError")
+          "NotAuthenticated", "ChatError", "HintError", "ReviewError", "Unreadable",
+          "NotYourTurn", "GameOver", "NotFound", "TableNotFound")
 KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2),
             "say": None, "LogError": None, "spoken": (2,), "marked": None, "rule": (2,)}
 

@@ -308,3 +308,57 @@ def contributions_of(data: dict[str, Any]) -> list[Contribution]:
     if not isinstance(items, list):
         raise ValueError("the contributions are not a list")
     return [Contribution.from_json(item) for item in items]
+
+
+# --------------------------------------------------------------------------- bots' choices
+# Not dice of the game: the numbers a bot draws to choose among its moves.
+
+_MASK64 = (1 << 64) - 1
+
+
+class BotRandom(random.Random):
+    """A :class:`random.Random` on SplitMix64: seeded at once, where the Mersenne
+    Twister's seeding fills 624 words, for each of the thousands of bot moves a second.
+
+    A bot's choice needs a few numbers of good quality, not a long period. Every method
+    of ``random.Random`` (``choice``, ``shuffle``, ``random``, ``gauss``...) works on it.
+    """
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        """An integer seed (``None``: one from the operating system)."""
+        self._state = (secrets.randbits(64) if a is None else int(a)) & _MASK64
+
+    def _next64(self) -> int:
+        self._state = state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def random(self) -> float:
+        return (self._next64() >> 11) * (1.0 / (1 << 53))
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        bits, have = 0, 0
+        while have < k:
+            bits, have = (bits << 64) | self._next64(), have + 64
+        return bits >> (have - k)
+
+    def getstate(self) -> Any:
+        return self._state
+
+    def setstate(self, state: Any) -> None:
+        self._state = int(state) & _MASK64
+
+
+def bot_rng(server_seed: bytes, seq: int) -> random.Random:
+    """The bots' dice of thought at one position of a table.
+
+    Keyed by the table's server seed, which nobody outside the server knows until the game
+    is over (when every cup is lifted anyway): an opponent who could compute a bot's random
+    choices could read its hidden dice from what it says. The seed is stored with the table,
+    so every process driving the bot chooses alike.
+    """
+    digest = hmac_sha256(server_seed, b"bot-choice:%d" % seq)
+    return BotRandom(int.from_bytes(digest[:8], "big"))

@@ -19,6 +19,10 @@ it is, what is legal, and returns a *new* state for each action or roll::
 Rules never roll: a state that waits for dice returns a :class:`Chance` from
 :meth:`State.chance`, and the driver (a :class:`Table`, a solver, the score keeper) answers
 with :meth:`State.resolve`. Only :meth:`State.view` crosses a trust boundary.
+
+The module is longer than 600 lines because it is the one contract a game is written
+against: the errors and messages it raises, its house rules, the protocol it implements and
+the table that drives it from a log are read together, and every game imports them from here.
 """
 
 from __future__ import annotations
@@ -145,7 +149,10 @@ class KastkoppError(Exception):
     Raise it with a template and its parameters, ``IllegalAction("{row} is already filled",
     row=...)``, or with a :class:`Message`: ``str(error)`` is the English text, and
     ``error.message`` (``template``, ``params``) lets a caller show it in another language.
+    ``code`` says what kind of refusal it is, for programs (the server's HTTP status).
     """
+
+    code: ClassVar[str] = "refused"
 
     def __init__(self, template: str | Message = "", /, **params: Any) -> None:
         self.message = template if isinstance(template, Message) else Message(template, params)
@@ -163,13 +170,49 @@ class KastkoppError(Exception):
 class IllegalAction(KastkoppError):
     """An action that the rules do not allow now. The state it was tried on is unchanged."""
 
+    code = "illegal"
+
+
+class Unreadable(IllegalAction):
+    """An action that cannot be read at all (not text, no sequence number)."""
+
+    code = "unreadable"
+
+
+class NotYourTurn(IllegalAction):
+    """An action from a seat that is not the one to move (or from no seat)."""
+
+    code = "not_your_turn"
+
+
+class StaleAction(IllegalAction):
+    """An action sent for a position that is no longer the table's (seen too late, or twice)."""
+
+    code = "stale"
+
+
+class GameOver(IllegalAction):
+    """An action at a table whose game has ended."""
+
+    code = "game_over"
+
+
+class NotFound(KastkoppError):
+    """Something asked for by name or number that does not exist."""
+
+    code = "not_found"
+
 
 class RuleError(KastkoppError):
     """An unknown game, preset or house rule, or a rule value out of range."""
 
+    code = "rules"
+
 
 class LogError(KastkoppError):
     """A log that cannot be read or replayed (malformed, corrupted or tampered)."""
+
+    code = "log"
 
 
 # --------------------------------------------------------------------------- house rules
@@ -666,6 +709,16 @@ def game_from_json(data: dict[str, Any]) -> Game:
 
 
 @dataclass
+class Preview:
+    """What a play would do to a table, not yet part of it: the new events and position."""
+
+    events: list[dict[str, Any]]
+    state: State
+    nonce: int
+    forfeited: int | None = None
+
+
+@dataclass
 class Table:
     """A game being played: seats, a dice source and the log of what happened.
 
@@ -720,7 +773,7 @@ class Table:
     def forfeit(self, seat: int) -> None:
         """Seat ``seat`` loses the game where it stands (its time ran out): a logged event."""
         if self.is_over():
-            raise IllegalAction("the game is over")
+            raise GameOver("the game is over")
         if not 0 <= seat < self.game.players:
             raise IllegalAction("there is no seat {seat}", seat=seat)
         self.events.append({"seq": len(self.events), "type": "forfeit", "seat": seat})
@@ -738,16 +791,16 @@ class Table:
     def act(self, seat: int, action: Action | str) -> State:
         """Seat ``seat`` takes an action; the log grows only if it was legal."""
         if self.is_over():
-            raise IllegalAction("the game is over")
+            raise GameOver("the game is over")
         to_move = self.state.to_move()
         if seat != to_move:
             who = self.seats[to_move] if to_move is not None else term("nobody")
             note = self.state.sitting_out(seat) if 0 <= seat < len(self.seats) else None
             if note:
-                raise IllegalAction("{name} {note}; it is {who}'s turn", name=self.seats[seat],
-                                    note=note, who=who)
-            raise IllegalAction("it is not {name}'s turn; it is {who}'s",
-                                name=self.seats[seat], who=who)
+                raise NotYourTurn("{name} {note}; it is {who}'s turn", name=self.seats[seat],
+                                  note=note, who=who)
+            raise NotYourTurn("it is not {name}'s turn; it is {who}'s",
+                              name=self.seats[seat], who=who)
         if isinstance(action, str):
             action = self.game.parse_action(action)
         self.state = self.state.apply(action)
@@ -759,7 +812,7 @@ class Table:
     def penalize(self, seat: int, reason: str) -> State:
         """Seat ``seat`` loses outside the rules of play (see :meth:`State.penalty`); logged."""
         if self.is_over():
-            raise IllegalAction("the game is over")
+            raise GameOver("the game is over")
         if not 0 <= seat < len(self.seats):
             raise IllegalAction("there is no seat {seat}", seat=seat)
         self.state = self.state.penalty(seat, reason)
@@ -767,6 +820,29 @@ class Table:
                             "reason": reason})
         self.roll_pending()
         return self.state
+
+    def preview(self, play: Callable[[Table], object]) -> Preview:
+        """What ``play`` would do to the table, without doing it: the table is as before.
+
+        Unlike a copy of the table this costs nothing for the length of the log, and it
+        runs without a pause, so nobody can see the table in between. The server writes
+        the preview's events down and only then makes them the table's (:meth:`accept`).
+        """
+        before, state, nonce = len(self.events), self.state, self.dice.nonce
+        forfeited = self.forfeited
+        try:
+            play(self)
+            return Preview(self.events[before:], self.state, self.dice.nonce, self.forfeited)
+        finally:
+            del self.events[before:]
+            self.state, self.dice.nonce, self.forfeited = state, nonce, forfeited
+
+    def accept(self, preview: Preview) -> None:
+        """Make a :meth:`preview` of this table's present position part of the table."""
+        self.events.extend(preview.events)
+        self.state = preview.state
+        self.dice.nonce = preview.nonce
+        self.forfeited = preview.forfeited
 
     # -- the log ---------------------------------------------------------------------
     def to_json(self, reveal: bool | None = None) -> dict[str, Any]:

@@ -13,14 +13,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from kastkopp.server.hub import (
-    BotRandom,
-    LogWriter,
-    WriteConflict,
-    _Write,
-    bot_rng,
-)
+from kastkopp.dice import BotRandom, bot_rng
 from kastkopp.store import GameTable, LogEvent, Store
+from kastkopp.store.log_writer import LogWriter, WriteConflict, _Write
 
 
 def store_with_tables(url: str, count: int) -> Store:

@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from servertools import guest, new_table
 
 from kastkopp.engine import verify_log
-from kastkopp.server import hub as hub_module
 from kastkopp.server.app import create_app
 from kastkopp.server.limits import Limiter, RateLimits
+from kastkopp.server.service import cache as table_cache
 from kastkopp.server.workers import Busy
 from kastkopp.strategy import yatzy_optimal
 from kastkopp.strategy.work import LRU, warm_up_works
@@ -202,7 +202,7 @@ def test_a_series_past_the_size_limit_is_refused(client: TestClient) -> None:
 
 def test_finished_tables_read_again_are_evicted_and_still_readable(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hub_module, "FINISHED_KEPT", 2)
+    monkeypatch.setattr(table_cache, "FINISHED_KEPT", 2)
     hub = client.app.state.hub  # type: ignore[attr-defined]
     anna = guest(client, "Anna")
     ids = []

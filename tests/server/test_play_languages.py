@@ -68,7 +68,7 @@ def test_an_illegal_move_is_answered_in_the_language_the_client_chose(table) -> 
         response = client.post(f"/api/tables/{url.split('/')[-2]}/action", headers=anna,
                                json={"action": "announce 99", "seq": seq})
     assert response.status_code == 400
-    assert response.json() == {"detail": english,
+    assert response.json() == {"detail": english, "code": "illegal",
                                "template": "'{text}' is not a roll of two dice (write it "
                                            "like 54)",
                                "params": {"text": "99"}}

@@ -23,8 +23,8 @@ from kastkopp.dice import SeededDice, seed_commitment
 from kastkopp.engine import Game, Table
 from kastkopp.games import load, registered
 from kastkopp.server.app import create_app
-from kastkopp.server.hub import event_row
 from kastkopp.store import GameTable, LogEvent, Seat
+from kastkopp.store.log_writer import event_row
 from kastkopp.strategy.advice import advisor_for
 from worlds import differs, revealed, step, twin
 

@@ -1,10 +1,11 @@
 """Mäxchen rounds as watch-only tables of the web server.
 
 Attached to a :class:`~kastkopp.interop.maexchen.MaexchenServer` and the web server's
-:class:`~kastkopp.server.hub.Hub`, every round the Mäxchen server plays becomes a hosted
-table (game ``mia``, preset ``maexchen``, one round): listed in the lobby while it is
-played, streamed to spectators over the table's WebSocket and NDJSON stream like any
-table, and stored, so that its replay and ``kastkopp verify`` work once it is over.
+hosted tables (:class:`~kastkopp.server.hosted.Hosted`, part of the hub), every round the
+Mäxchen server plays becomes a hosted table (game ``mia``, preset ``maexchen``, one
+round): listed in the lobby while it is played, streamed to spectators over the table's
+WebSocket and NDJSON stream like any table, and stored, so that its replay and
+``kastkopp verify`` work once it is over.
 
 How the two stay the same game:
 
@@ -37,7 +38,7 @@ from types import TracebackType
 from kastkopp.dice import CommitRevealDice
 from kastkopp.engine import KastkoppError
 from kastkopp.interop.maexchen import MaexchenServer, TableEvent
-from kastkopp.server.hub import Hub
+from kastkopp.server.hosted import Hosted
 
 log = logging.getLogger("kastkopp.maexchen")
 
@@ -52,7 +53,7 @@ STALE_TIMEOUTS = 100
 class MaexchenTables:
     """Shows the rounds of a Mäxchen server as hosted tables of a hub."""
 
-    def __init__(self, hub: Hub, server: MaexchenServer) -> None:
+    def __init__(self, hub: Hosted, server: MaexchenServer) -> None:
         self.hub = hub
         self.server = server
         self.ids: OrderedDict[int, str] = OrderedDict()

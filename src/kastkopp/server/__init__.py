@@ -6,8 +6,9 @@ Start it with ``kastkopp serve`` (or ``python -m kastkopp.server``)::
     kastkopp serve --db postgresql+psycopg://kastkopp@localhost/kastkopp \\
         --redis redis://localhost:6379/0        # several processes on one database
 
-See :mod:`kastkopp.server.app` for the routes and :mod:`kastkopp.server.hub` for how a
-move becomes durable before it is acknowledged.
+See :mod:`kastkopp.server.app` for the routes, :mod:`kastkopp.server.hub` for the table
+service under them, and :mod:`kastkopp.server.service.play` for how a move becomes
+durable before it is acknowledged (``docs/architecture.md``: the whole picture).
 """
 
 from __future__ import annotations

@@ -35,6 +35,8 @@ class AccountError(KastkoppError):
 class NotAuthenticated(KastkoppError):
     """No valid session cookie or token came with the request."""
 
+    code = "not_authenticated"
+
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()

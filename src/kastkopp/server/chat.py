@@ -21,11 +21,12 @@ import unicodedata
 from datetime import timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 
 from kastkopp.engine import KastkoppError
+from kastkopp.server.deps import Me, TableId
 from kastkopp.server.hub import Hub
 from kastkopp.store import Account, ChatMessage, Store
 from kastkopp.store.models import now
@@ -33,8 +34,6 @@ from kastkopp.store.models import now
 MAX_LENGTH = 280
 BURST, BURST_SECONDS = 5, 10
 HISTORY = 100
-
-TableId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
 
 router = APIRouter(tags=["chat"])
 
@@ -70,12 +69,6 @@ def to_json(row: ChatMessage, seat: int | None) -> dict[str, Any]:
             "text": row.text, "at": row.at.isoformat()}
 
 
-def _me(request: Request) -> Account:
-    from kastkopp.server.app import current  # the app's one way of knowing who asks
-
-    return current(request)
-
-
 # Counting and keeping are one step, or messages sent at the same moment would all pass
 # the count (within one process; the limit is for a person typing, not a defence).
 _saving = threading.Lock()
@@ -99,7 +92,7 @@ def _save(store: Store, table_id: str, account: Account, text: str) -> ChatMessa
 
 @router.post("/api/tables/{table_id}/chat")
 async def say(table_id: TableId, body: ChatBody, request: Request,
-              me: Annotated[Account, Depends(_me)]) -> dict[str, Any]:
+              me: Me) -> dict[str, Any]:
     """Say something at the table; everyone watching it hears it at once."""
     hub: Hub = request.app.state.hub
     live = await hub.get(table_id)  # an unknown table is refused before anything is kept

@@ -24,10 +24,11 @@ import asyncio
 from collections.abc import Hashable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, Response
 
 from kastkopp.engine import Game, KastkoppError, notations
+from kastkopp.server.deps import Me
 from kastkopp.server.hub import Hub, LiveTable
 from kastkopp.server.workers import Workers
 from kastkopp.store import Account, Store, TableSetting
@@ -99,12 +100,6 @@ def _preparations(request: Request) -> Preparations:
     return preparations
 
 
-def _me(request: Request) -> Account:
-    from kastkopp.server.app import current  # the app's one way of knowing who asks
-
-    return current(request)
-
-
 def _seat_asking(live: LiveTable, account: Account) -> int:
     seat = live.seat_of(account.id)
     if seat is None:
@@ -118,7 +113,7 @@ def _seat_asking(live: LiveTable, account: Account) -> int:
 
 @router.get("/api/tables/{table_id}/hint")
 async def hint(table_id: TableId, request: Request,
-               me: Annotated[Account, Depends(_me)]) -> Response:
+               me: Me) -> Response:
     """The advisor's choices for your seat now, best first (202 while it gets ready)."""
     hub: Hub = request.app.state.hub
     live = await hub.get(table_id)

@@ -33,6 +33,8 @@ from kastkopp.server.workers import Busy
 class RateLimited(KastkoppError):
     """Too many requests of one kind from one address or for one name."""
 
+    code = "rate_limited"
+
     def __init__(self, retry_after: int) -> None:
         super().__init__(Message("too many attempts; try again in {seconds} s",
                                  {"seconds": retry_after}))

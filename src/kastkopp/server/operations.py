@@ -38,6 +38,7 @@ from sqlalchemy import func, select, text
 from starlette.types import Message, Receive, Scope, Send
 
 from kastkopp.store import LogEvent, Store
+from kastkopp.store.log_writer import row_event
 
 log = logging.getLogger("kastkopp.server")
 
@@ -231,7 +232,7 @@ async def follow(store: Store, live: Any) -> bool:
     moved = table.copy()
     try:
         for event in events:
-            moved._replay_event(event.to_event())
+            moved._replay_event(row_event(event))
     except Exception:
         return False
     rolls = [e["nonce"] for e in moved.events if e["type"] == "roll"]

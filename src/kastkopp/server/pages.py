@@ -32,14 +32,13 @@ from typing import Any
 from babel.support import NullTranslations, Translations
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
-from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 from starlette.requests import HTTPConnection
 
 from kastkopp.games import load, registered
 from kastkopp.locale import spoken
-from kastkopp.server import accounts, chat, hints, replays, sheets_api, stats
+from kastkopp.server import accounts, hints, stats
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, SeriesTable, Store
@@ -408,13 +407,3 @@ def service_worker() -> FileResponse:
     """The offline worker, served from the root so it may keep the score keeper's page."""
     return FileResponse(HERE / "static" / "sw.js", media_type="text/javascript",
                         headers={"Cache-Control": "no-cache"})
-
-
-def mount(app: Any) -> None:
-    """Add the pages and their static files to the server's app."""
-    app.include_router(router)
-    app.include_router(sheets_api.router)
-    app.include_router(chat.router)
-    app.include_router(hints.router)
-    app.include_router(replays.router)
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

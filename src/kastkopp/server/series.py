@@ -32,7 +32,7 @@ from sqlalchemy.orm.attributes import flag_modified
 from kastkopp.dice import CommitRevealDice
 from kastkopp.engine import Game
 from kastkopp.matches import Chouette, Knockout, Match, check_best_of, seat_for_game
-from kastkopp.server.hub import Hub, TableError, check_rules
+from kastkopp.server.hub import Hub, TableError, TableNotFound, check_rules
 from kastkopp.store import Account, GameTable, Seat, Series, SeriesInvite, SeriesTable
 from kastkopp.strategy import bot_names
 
@@ -143,7 +143,7 @@ class SeriesRunner:
             row = session.get(Series, series_id, with_for_update=True) \
                 if len(series_id) <= 16 else None
             if row is None:
-                raise TableError("there is no series '{series}'", series=series_id)
+                raise TableNotFound("there is no series '{series}'", series=series_id)
             invite = session.get(SeriesInvite, (series_id, account.id))
             if invite is None:
                 raise TableError("you are not invited to the series '{series}'",
@@ -322,7 +322,7 @@ class SeriesRunner:
         with self.hub.store.session() as session:
             row = session.get(Series, series_id) if len(series_id) <= 16 else None
             if row is None:
-                raise TableError("there is no series '{series}'", series=series_id)
+                raise TableNotFound("there is no series '{series}'", series=series_id)
             links = list(session.scalars(select(SeriesTable)
                                          .where(SeriesTable.series_id == series_id)))
             status = {t.id: t.status for t in session.scalars(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Request
+from fastapi import APIRouter, HTTPException, Path, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, func, select
@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kastkopp.engine import IllegalAction, KastkoppError
+from kastkopp.server.deps import Me
 from kastkopp.sheets import Sheet
 from kastkopp.store import Account, KnownPlayer, ScoreSheet, Store
 from kastkopp.store.models import now
@@ -69,15 +70,6 @@ def derive(body: SheetBody) -> Sheet:
         except KastkoppError as exc:
             raise IllegalAction(f"entry {number} ({entry}): {exc}") from None
     return sheet
-
-
-def _me(request: Request) -> Account:
-    from kastkopp.server.app import current  # the app's one way of knowing who asks
-
-    return current(request)
-
-
-Me = Annotated[Account, Depends(_me)]
 
 
 def _store(request: Request) -> Store:

@@ -37,6 +37,9 @@ WORKER_NICENESS = 10  # below the server: its sockets first, solves with what is
 class Busy(KastkoppError):
     """Too much slow work is waiting already; ask again later."""
 
+    code = "busy"
+    retry_after = 30  # seconds
+
 
 BUSY = Message("the server is busy solving; ask again in a minute")
 

@@ -130,17 +130,6 @@ class LogEvent(Base):
     faces: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
-    def to_event(self) -> dict[str, Any]:
-        """The event as the engine's log holds it."""
-        if self.kind == "roll":
-            return {"seq": self.seq, "type": "roll", "seat": self.seat, "nonce": self.nonce,
-                    "faces": list(self.faces or [])}
-        if self.kind == "forfeit":
-            return {"seq": self.seq, "type": "forfeit", "seat": self.seat}
-        if self.kind == "penalty":
-            return {"seq": self.seq, "type": "penalty", "seat": self.seat, "reason": self.action}
-        return {"seq": self.seq, "type": "action", "seat": self.seat, "action": self.action}
-
 
 class Series(Base):
     """A match or tournament run on the server (see :mod:`kastkopp.matches`).

@@ -1,0 +1,148 @@
+"""The games on offer and the tables: the lobby, making a table, seats, seeds and the start."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+
+from kastkopp.games import registered
+from kastkopp.server import hints
+from kastkopp.server.deps import HubDep, Me, StoreDep, TableId
+from kastkopp.store import GameTable
+from kastkopp.strategy import bot_help, bot_names
+
+router = APIRouter()
+
+
+class TimeControl(BaseModel):
+    """No clock, live (seconds per move) or correspondence (hours or days per move)."""
+
+    kind: str = Field(default="none", pattern="^(none|live|correspondence)$")
+    seconds: int | None = Field(default=None, ge=1, le=3600)
+    hours: int | None = Field(default=None, ge=1, le=24 * 60)
+    days: int | None = Field(default=None, ge=1, le=60)
+    on_timeout: str = Field(default="move", pattern="^(move|lose)$")
+
+    def seconds_per_move(self) -> int | None:
+        if self.kind == "live":
+            return self.seconds or 60
+        if self.kind == "correspondence":
+            return (self.days or 0) * 86400 + (self.hours or 0) * 3600 or 86400
+        return None
+
+
+class CreateTable(BaseModel):
+    game: str = Field(max_length=40, examples=["mia"])
+    preset: str | None = Field(default=None, max_length=40)
+    rules: dict[str, str | int | bool] = Field(default_factory=dict)
+    players: int | None = Field(default=None, ge=1, le=20)
+    seats: list[str | None] = Field(default_factory=list, max_length=20,
+                                    description="per seat: a bot ('bot:random') or null")
+    time_control: TimeControl = Field(default_factory=TimeControl)
+    client_seed: str | None = Field(default=None, max_length=64, description="refused: "
+                                     "seeds are added after the table is made")
+    sit: bool = Field(default=True, description="take the first free seat yourself")
+    hints: bool = Field(default=True, description="players may ask the advisor for a hint "
+                        "(games with an advisor)")
+
+
+class JoinBody(BaseModel):
+    seat: int | None = Field(default=None, ge=0, le=19)
+    seed: str | None = Field(default=None, description="your seed for the dice: 1 to 64 "
+                             "printable characters, no spaces")
+
+
+class SeedBody(BaseModel):
+    seed: Any = Field(description="your seed for the dice: 1 to 64 printable characters, "
+                      "no spaces", examples=["3f9a0c27d1e84b65"])
+
+
+class BotBody(BaseModel):
+    bot: str = Field(max_length=40, examples=["random"])
+
+
+class StartBody(BaseModel):
+    fill: str | None = Field(default=None, max_length=40,
+                             description="a bot for every empty seat")
+    seed: str | None = Field(default=None, description="your own seed for the dice, if "
+                             "you have not added it yet")
+
+
+@router.get("/api/games", tags=["games"])
+def games() -> list[dict[str, Any]]:
+    return [{"name": name, "title": cls.title, "summary": cls.summary,
+             "players": [cls.min_players, cls.max_players],
+             "default_players": cls.default_players,
+             "presets": {p: cls.rules_class.PRESET_HELP.get(p, "")
+                         for p in cls.rules_class.PRESETS},
+             "rules": [s.to_json() for s in cls.rules_class.specs()],
+             "bots": {b: bot_help(name, b) for b in bot_names(name)}}
+            for name, cls in sorted(registered().items())]
+
+
+@router.get("/api/tables", tags=["tables"])
+async def lobby(hub: HubDep, store: StoreDep,
+                status: Annotated[str, Query(pattern="^(open|playing|over)$")] = "open",
+                limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
+    def ids() -> list[str]:
+        with store.session() as session:
+            return list(session.scalars(
+                select(GameTable.id).where(GameTable.status == status)
+                .order_by(GameTable.created_at.desc()).limit(limit)))
+    return [(await hub.get(i)).summary() for i in await asyncio.to_thread(ids)]
+
+
+@router.post("/api/tables", status_code=201, tags=["tables"])
+async def create(body: CreateTable, hub: HubDep, store: StoreDep, me: Me) -> dict[str, Any]:
+    table_id = await asyncio.to_thread(
+        hub.create, me, body.game, body.preset, dict(body.rules), body.players,
+        list(body.seats), body.time_control.kind, body.time_control.seconds_per_move(),
+        body.time_control.on_timeout, body.client_seed, body.sit)
+    if not body.hints:
+        await asyncio.to_thread(hints.set_allowed, store, table_id, False)
+    return (await hub.get(table_id)).summary()
+
+
+@router.get("/api/tables/{table_id}", tags=["tables"])
+async def table(table_id: TableId, hub: HubDep) -> dict[str, Any]:
+    return (await hub.get(table_id)).summary()
+
+
+@router.post("/api/tables/{table_id}/join", tags=["tables"])
+async def join(table_id: TableId, body: JoinBody, hub: HubDep, me: Me) -> dict[str, Any]:
+    return (await hub.join(table_id, me, body.seat, body.seed)).summary()
+
+
+@router.post("/api/tables/{table_id}/seed", tags=["tables"])
+async def seed(table_id: TableId, body: SeedBody, hub: HubDep, me: Me) -> dict[str, Any]:
+    """Add your seed to the table's dice (or replace it) before the game starts: the
+    dice come from the server's committed seed and every seated person's seed."""
+    return (await hub.contribute(table_id, me, body.seed)).summary()
+
+
+@router.post("/api/tables/{table_id}/leave", tags=["tables"])
+async def leave(table_id: TableId, hub: HubDep, me: Me) -> dict[str, Any]:
+    return (await hub.leave(table_id, me)).summary()
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["tables"])
+async def seat_bot(table_id: TableId, seat: Annotated[int, Path(ge=0, le=19)],
+                   body: BotBody, hub: HubDep, me: Me) -> dict[str, Any]:
+    return (await hub.seat_bot(table_id, me, seat, body.bot)).summary()
+
+
+@router.post("/api/tables/{table_id}/start", tags=["tables"])
+async def start(table_id: TableId, body: StartBody, hub: HubDep, me: Me) -> dict[str, Any]:
+    return (await hub.start(table_id, me, body.fill, body.seed)).summary()
+
+
+@router.get("/tables/{table_id}", include_in_schema=False)
+async def invite(table_id: TableId, hub: HubDep) -> Response:
+    """Older invitations: the table's page is the invitation now."""
+    live = await hub.get(table_id)
+    return RedirectResponse(f"/play/{live.id}", status_code=303)

@@ -1,0 +1,77 @@
+"""Bots: a bot seat's move, its slow work (a solve) done by the worker processes.
+
+Bots alone at a table move one at a time, at least :data:`BOT_PACE` seconds apart and at
+least :data:`BOT_PACE_FACTOR` times as long as the last one thought: a table of ten strong
+bots shares the event loop with everybody instead of playing its whole game at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from kastkopp.dice import bot_rng
+from kastkopp.engine import StaleAction
+from kastkopp.server.service.live import LiveTable
+from kastkopp.server.service.play import Play
+from kastkopp.server.workers import Busy
+from kastkopp.strategy.work import cheap_choice, work_for
+
+log = logging.getLogger("kastkopp.server")
+
+# Bots alone at a table move one at a time, at least this long apart and at least
+# BOT_PACE_FACTOR times as long as the last one thought.
+BOT_PACE = 0.02
+BOT_PACE_FACTOR = 4.0
+BOT_WAIT = 5.0  # seconds a bot waits for its solve before playing its cheap choice
+
+
+class Bots(Play):
+    """Bot seats that move by themselves (those that answer at once: see Play.act)."""
+
+    bot_pace: float = BOT_PACE
+
+    async def _bot_move(self, live: LiveTable, seq: int) -> None:
+        delay = self.bot_delay
+        if live.bots_only:
+            delay = max(delay, self.bot_pace, BOT_PACE_FACTOR * live.bot_thought)
+        if delay:
+            await asyncio.sleep(delay)
+        if live.seq != seq or live.table is None or live.status != "playing":
+            return
+        seat = live.table.state.to_move()
+        if seat is None or live.seats[seat].bot is None:
+            return
+        bot = live.bot(seat)
+        if self.workers is not None and not await self._bot_ready(live, seq, seat):
+            return  # the table moved on while the bot's solve ran
+        state = live.table.state
+        view, legal, rng = state.view(seat), state.legal_actions(), bot_rng(live.seed, seq)
+        started = time.thread_time()
+        if self.workers is not None and work_for(bot, view) is not None:
+            action = cheap_choice(bot, view, legal, rng)  # its solve could not be had
+        else:
+            action = bot.choose(view, legal, rng)
+        live.bot_thought = time.thread_time() - started
+        try:
+            await self.act(live.id, None, str(action), seq, as_bot=seat)
+        except StaleAction:
+            return  # another process moved this bot first
+
+    async def _bot_ready(self, live: LiveTable, seq: int, seat: int) -> bool:
+        """Have the bot's slow work done by the workers, the event loop free meanwhile.
+        False if the table moved on; True also when the work could not be done (the
+        queue is full, a worker failed): the bot then plays its cheap choice."""
+        assert self.workers is not None and live.table is not None
+        work = work_for(live.bot(seat), live.table.state.view(seat))
+        if work is None:
+            return True
+        try:
+            async with asyncio.timeout(BOT_WAIT):
+                await self.workers.run(work)
+        except (Busy, TimeoutError):
+            pass  # the work goes on (or is refused); the bot plays its cheap choice now
+        except Exception:
+            log.exception("a bot's work at table %s", live.id)
+        return live.seq == seq and live.table is not None and live.status == "playing"

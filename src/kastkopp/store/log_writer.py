@@ -1,0 +1,217 @@
+"""The log writer: one thread that commits the moves of many tables in one transaction.
+
+A move is acknowledged only once its log events are committed; grouping the commits of
+many tables costs one disk flush per batch instead of one per move. On a SQLite file the
+rows go straight through the driver (see :meth:`LogWriter._commit_sqlite`); elsewhere
+through SQLAlchemy. The unique ``(table_id, seq)`` key is the arbiter between processes:
+a row somebody else wrote first is a :class:`WriteConflict`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import queue
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import insert, update
+from sqlalchemy.exc import IntegrityError
+
+from kastkopp.store import GameTable, LogEvent, Store
+
+SQLITE_INSERT = ("INSERT INTO log_events (table_id, seq, kind, seat, action, nonce, faces, at) "
+                 "VALUES ")
+SQLITE_ROW = "(?, ?, ?, ?, ?, ?, ?, ?)"
+SQLITE_ROWS_PER_STATEMENT = 4000  # at most; fewer where the SQLite takes fewer parameters
+SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # SQLAlchemy's storage format for DateTime on SQLite
+
+
+@functools.cache
+def sqlite_insert(rows: int) -> str:
+    """One INSERT of ``rows`` log rows (a statement per batch size, kept by SQLite's cache)."""
+    return SQLITE_INSERT + ", ".join([SQLITE_ROW] * rows)
+
+
+class WriteConflict(Exception):
+    """Another writer committed this sequence number first."""
+
+
+# --------------------------------------------------------------------------- writing
+
+
+@dataclass
+class _Write:
+    table_id: str
+    rows: list[dict[str, Any]]
+    table_values: dict[str, Any] | None
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[None]
+    error: BaseException | None = None
+
+
+class LogWriter:
+    """One thread that commits log events, many tables' events per transaction.
+
+    :meth:`append` returns once the rows are committed (or raises :class:`WriteConflict`).
+    """
+
+    def __init__(self, store: Store, max_batch: int = 512) -> None:
+        self.store = store
+        self.max_batch = max_batch
+        # A file database gets a connection of the writer's own, held open and out of the
+        # pool, in autocommit mode: each statement is its own transaction. An in-memory
+        # one is a single connection shared by everybody, so it goes through SQLAlchemy.
+        self._sqlite: sqlite3.Connection | None = None
+        self.rows_per_statement = SQLITE_ROWS_PER_STATEMENT
+        if store.is_sqlite_file:
+            pooled = store.engine.raw_connection()
+            connection = pooled.driver_connection
+            assert isinstance(connection, sqlite3.Connection)
+            pooled.detach()
+            connection.isolation_level = None
+            self._sqlite = connection
+            # 32,766 parameters since SQLite 3.32, 999 before
+            self.rows_per_statement = max(1, min(SQLITE_ROWS_PER_STATEMENT, connection.getlimit(
+                sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // SQLITE_ROW.count("?")))
+        self.queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="kastkopp-log-writer",
+                                       daemon=True)
+        self.thread.start()
+
+    async def append(self, table_id: str, rows: list[dict[str, Any]],
+                     table_values: dict[str, Any] | None = None) -> None:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self.queue.put(_Write(table_id, rows, table_values, loop, future))
+        await future
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join(timeout=10)
+        if self._sqlite is not None and not self.thread.is_alive():
+            self._sqlite.close()
+
+    def _run(self) -> None:
+        while True:
+            first = self.queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self.max_batch:
+                try:
+                    item = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self.queue.put(None)
+                    break
+                batch.append(item)
+            try:
+                self._commit(batch)
+            except IntegrityError:
+                # Somebody else wrote one of these places: find which, one at a time.
+                for item in batch:
+                    try:
+                        self._commit([item])
+                    except IntegrityError:
+                        item.error = WriteConflict(item.table_id)
+                    except Exception as exc:  # the database is down: refuse, keep running
+                        item.error = exc
+            except Exception as exc:
+                for item in batch:
+                    item.error = exc
+            # One wake-up of each event loop for the whole batch, not one per move.
+            loops: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
+            for item in batch:
+                loops.setdefault(item.loop, []).append(item)
+            for loop, items in loops.items():
+                # RuntimeError: that loop has closed, and nobody waits any more.
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(_settle_all, items)
+
+    def _commit(self, batch: list[_Write]) -> None:
+        at = datetime.now(UTC)
+        if self._sqlite is not None and not any(item.table_values for item in batch):
+            self._commit_sqlite(batch, at)
+            return
+        with self.store.engine.begin() as connection:
+            rows = [{**row, "table_id": item.table_id, "at": at}
+                    for item in batch for row in item.rows]
+            if rows:
+                connection.execute(insert(LogEvent), rows)
+            for item in batch:
+                if item.table_values:
+                    connection.execute(update(GameTable)
+                                       .where(GameTable.id == item.table_id)
+                                       .values(**item.table_values))
+
+    def _commit_sqlite(self, batch: list[_Write], at: datetime) -> None:
+        """The moves of a batch straight through the driver, as SQLAlchemy would store
+        them: one INSERT of every row on the writer's own connection, a transaction by
+        itself. SQLite is entered once per batch, not once per row, and the writer asks
+        for the interpreter's lock back once, not at every step, which under load is
+        what delays a commit most."""
+        connection = self._sqlite
+        assert connection is not None
+        stamp = at.strftime(SQLITE_TIME)
+        values = [(item.table_id, row["seq"], row["kind"], row["seat"], row["action"],
+                   row["nonce"], json.dumps(row["faces"]), stamp)
+                  for item in batch for row in item.rows]
+        size = self.rows_per_statement
+        chunks = [values[start:start + size] for start in range(0, len(values), size)]
+        try:
+            if len(chunks) > 1:
+                connection.execute("BEGIN IMMEDIATE")
+            for chunk in chunks:
+                connection.execute(sqlite_insert(len(chunk)),
+                                   [value for row in chunk for value in row])
+            if len(chunks) > 1:
+                connection.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.IntegrityError):
+                raise IntegrityError(SQLITE_INSERT, None, exc) from exc
+            raise
+
+
+def _settle_all(items: list[_Write]) -> None:
+    for item in items:
+        if item.future.done():
+            continue
+        if item.error is None:
+            item.future.set_result(None)
+        else:
+            item.future.set_exception(item.error)
+
+
+def event_row(event: dict[str, Any]) -> dict[str, Any]:
+    """An engine log event as a ``log_events`` row."""
+    if event["type"] == "roll":
+        return {"seq": event["seq"], "kind": "roll", "seat": event["seat"],
+                "nonce": event["nonce"], "faces": list(event["faces"]), "action": None}
+    if event["type"] == "penalty":  # the reason is kept where an action's text goes
+        return {"seq": event["seq"], "kind": "penalty", "seat": event["seat"],
+                "action": event["reason"], "nonce": None, "faces": None}
+    if event["type"] == "forfeit":
+        return {"seq": event["seq"], "kind": "forfeit", "seat": event["seat"],
+                "action": None, "nonce": None, "faces": None}
+    return {"seq": event["seq"], "kind": "action", "seat": event["seat"],
+            "action": event["action"], "nonce": None, "faces": None}
+
+
+def row_event(row: LogEvent) -> dict[str, Any]:
+    if row.kind == "roll":
+        return {"seq": row.seq, "type": "roll", "seat": row.seat, "nonce": row.nonce,
+                "faces": list(row.faces or [])}
+    if row.kind == "forfeit":
+        return {"seq": row.seq, "type": "forfeit", "seat": row.seat}
+    if row.kind == "penalty":
+        return {"seq": row.seq, "type": "penalty", "seat": row.seat, "reason": row.action}
+    return {"seq": row.seq, "type": "action", "seat": row.seat, "action": row.action}
