@@ -40,7 +40,7 @@ from kastkopp.locale.messages import translate
 from kastkopp.server import accounts, hints, origin, pages, review, stats, wire
 from kastkopp.server.bodies import StrictJson
 from kastkopp.server.hub import KEEPALIVE, Hub, LiveTable, StaleAction, TableError, Watcher
-from kastkopp.server.limits import Limiter, RateLimited, RateLimits
+from kastkopp.server.limits import Limiter, RateLimited, RateLimits, RefuseEarly
 from kastkopp.server.redact import hide_tokens_in_logs
 from kastkopp.server.series import SeriesRunner
 from kastkopp.server.workers import Busy, Workers
@@ -316,6 +316,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     app.add_middleware(StrictJson, respond=refused)
     app.add_middleware(origin.SameOrigin, cookie=accounts.COOKIE, allowed=allowed,
                        respond=refused)
+    app.add_middleware(RefuseEarly)  # a login flood refused before anything else
 
     @app.exception_handler(KastkoppError)
     async def kastkopp_error(request: Request, exc: KastkoppError) -> JSONResponse:
