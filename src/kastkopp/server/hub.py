@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import queue
 import random
@@ -225,7 +224,7 @@ class LogWriter:
         assert connection is not None
         stamp = at.strftime(SQLITE_TIME)
         values = [(item.table_id, row["seq"], row["kind"], row["seat"], row["action"],
-                   row["nonce"], json.dumps(row["faces"]), stamp)
+                   row["nonce"], faces_json(row["faces"]), stamp)
                   for item in batch for row in item.rows]
         size = self.rows_per_statement
         chunks = [values[start:start + size] for start in range(0, len(values), size)]
@@ -243,6 +242,14 @@ class LogWriter:
             if isinstance(exc, sqlite3.IntegrityError):
                 raise IntegrityError(SQLITE_INSERT, None, exc) from exc
             raise
+
+
+def faces_json(faces: list[int] | None) -> str:
+    """``json.dumps(faces)`` as SQLAlchemy stores a JSON column, written out for the few
+    whole numbers a roll has (the writer does it for every roll of every batch)."""
+    if faces is None:
+        return "null"
+    return "[" + ", ".join([str(face) for face in faces]) + "]"
 
 
 def _settle_all(items: list[_Write]) -> None:
@@ -477,8 +484,10 @@ class LiveTable:
 
     @property
     def deadline(self) -> float | None:
+        if self.seconds_per_move is None:  # most tables: no clock, nothing to work out
+            return None
         seat = self.to_move()
-        if self.seconds_per_move is None or seat is None or self.seats[seat].bot:
+        if seat is None or self.seats[seat].bot:
             return None
         return self.last_move_at + self.seconds_per_move
 
@@ -529,7 +538,7 @@ class LiveTable:
             state = self.table.state
             frame["to_move"] = state.to_move() if self.status == "playing" else None
             frame["view"] = state.view(seat)
-            frame["legal"] = ([str(a) for a in state.legal_actions()]
+            frame["legal"] = (state.legal_notations()
                               if seat is not None and frame["to_move"] == seat else [])
         if self.status == "over":
             frame["server_seed"] = self.seed.hex()
