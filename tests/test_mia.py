@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
 
-from kastkopp.engine import IllegalAction, RuleError
+from kastkopp.engine import IllegalAction, RuleError, Table
 from kastkopp.games import load
 from kastkopp.games.mia import (
     CLASSIC_ORDER,
@@ -275,3 +276,23 @@ def test_maexchen_scores_plus_one_per_round_and_minus_one_per_loss():
     state = state.resolve((4, 3)).apply("announce 65").apply("call")
     assert state.points() == (0, 2)
     assert state.outcome().ranking == ((1,), (0,))
+
+
+@pytest.mark.parametrize("preset", ["slosch", "classic", "maexchen"])
+def test_the_kept_legal_lists_are_the_legal_actions_in_every_position(preset):
+    rng = random.Random(7)
+    for players in (2, 4):
+        table = Table(load("mia", preset=preset, players=players, rounds=3, lives=2))
+        while not table.is_over():
+            state = table.state
+            legal = state.legal_actions()
+            assert state.legal_notations() == [str(a) for a in legal]
+            assert [state.game.parse_action(str(a)) for a in legal] == legal
+            table.act(state.to_move(), rng.choice(legal))
+
+
+def test_a_notation_read_twice_reads_the_same_and_a_bad_one_is_refused_each_time():
+    assert parse_action(" Announce 45 ") == parse_action(" Announce 45 ") == Announce(54)
+    for _ in range(2):
+        with pytest.raises(IllegalAction):
+            parse_action("announce 77")

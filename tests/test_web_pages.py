@@ -9,7 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kastkopp.server.app import create_app
-from kastkopp.server.pages import UI, negotiate, ui_strings
+from kastkopp.server.languages import negotiate
+from kastkopp.server.pages import UI, ui_strings
 
 
 @pytest.fixture

@@ -579,6 +579,11 @@ class State(ABC):
     def legal_actions(self) -> list[Action]:
         """Every action the seat to move may take (empty when none can act)."""
 
+    def legal_notations(self) -> list[str]:
+        """:meth:`legal_actions` in their notation, as a client is sent them (a game may
+        keep these lists ready: every frame carries one)."""
+        return [str(action) for action in self.legal_actions()]
+
     def chance(self) -> Chance | None:
         """The dice this state waits for, if any."""
         return None

@@ -136,6 +136,26 @@ def test_a_login_flood_gets_429_with_retry_after(
     assert refused.json()["detail"] == f"för många försök; försök igen om {seconds} s"
 
 
+def test_a_login_from_an_address_used_up_is_refused_before_its_body_is_read(
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client(rate_limits=RateLimits(login_per_address="2/minute"))
+    wrong = {"name": "nobody", "password": "wrong!!"}
+    # a body no route would take is refused as malformed while logins are left...
+    assert client.post("/api/account/login", content=b"{").status_code == 422
+    codes = [client.post("/api/account/login", json=wrong).status_code for _ in range(3)]
+    assert codes == [400, 400, 429]
+    # ...and once they are used up, refused unread, as the route refuses it, in Danish
+    refused = client.post("/api/account/login", content=b"{", headers={
+        "Accept-Language": "da", "Content-Type": "application/json"})
+    assert refused.status_code == 429
+    seconds = int(refused.headers["Retry-After"])
+    assert 0 < seconds <= 60
+    assert refused.json()["detail"] == f"for mange forsøg; prøv igen om {seconds} s"
+    assert refused.json()["template"] == "too many attempts; try again in {seconds} s"
+    # other routes and other kinds of request are not touched by it
+    assert client.post("/api/account/guest", json={"nickname": "Ulla"}).status_code == 200
+
+
 def test_logins_to_one_account_are_limited_whoever_tries(
         make_client: Callable[..., TestClient]) -> None:
     client = make_client(rate_limits=RateLimits(login_per_account="3/minute"))

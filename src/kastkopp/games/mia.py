@@ -43,6 +43,7 @@ Usage::
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from collections.abc import Sequence
@@ -151,6 +152,21 @@ class MiaRules(Rules):
         """0 for the worst value (31) up to 20 for Slosch."""
         return self._ranks[value]
 
+    @functools.cached_property
+    def announcements(self) -> dict[int | None, tuple[Announce, ...]]:
+        """The announcements allowed over each claim (``None``: the first of a round),
+        worst first: made once, as every position asks for them."""
+        return {claim: tuple(_ANNOUNCE[v] for v in
+                             (self.values if claim is None else
+                              self.values[self._ranks[claim] + 1:]))
+                for claim in (None, *self.values)}
+
+    @functools.cached_property
+    def announcement_notations(self) -> dict[int | None, list[str]]:
+        """:attr:`announcements` as their notation."""
+        return {claim: [str(a) for a in actions]
+                for claim, actions in self.announcements.items()}
+
     def beaten(self, value: int) -> Fraction:
         """The chance that one fresh roll beats ``value`` (strictly)."""
         return sum((chance_of(v) for v in self.values[self.rank(value) + 1:]), Fraction(0))
@@ -196,6 +212,7 @@ class Pass(Action):
 # One action object per value: they are values, and legal_actions() lists them often.
 _ANNOUNCE = {value: Announce(value) for value in SLOSCH_ORDER}
 _ANNOUNCE_TEXT = {value: f"announce {value}" for value in SLOSCH_ORDER}
+_ROLL, _CALL, _PASS = Roll(), Call(), Pass()
 
 _WORDS: dict[str, Action] = {}
 for _word in ("roll", "believe", "tro", "rulla", "slå", "kast", "ryst"):
@@ -207,15 +224,28 @@ for _word in ("pass", "passa", "videre", "vidare"):
 _ANNOUNCE_WORDS = ("announce", "say", "säg", "sig", "meld")
 
 
+_PARSED: dict[str, Action] = {}  # notations read before (play sends the same few dozen)
+_PARSED_KEPT = 1024
+
+
 def parse_action(text: str) -> Action:
     """Read ``announce 54`` (or just ``54``), ``roll``, ``call`` or ``pass``."""
+    action = _PARSED.get(text)
+    if action is None:
+        action = _parse_action(text)
+        if len(_PARSED) < _PARSED_KEPT:
+            _PARSED[text] = action
+    return action
+
+
+def _parse_action(text: str) -> Action:
     words = text.strip().lower().split()
     if len(words) == 1 and words[0] in _WORDS:
         return _WORDS[words[0]]
     if len(words) == 2 and words[0] in _ANNOUNCE_WORDS:
-        return Announce(parse_value(words[1]))
+        return _ANNOUNCE[parse_value(words[1])]
     if len(words) == 1 and (words[0][:1].isdigit() or words[0] in {"mia", "slosch"}):
-        return Announce(parse_value(words[0]))
+        return _ANNOUNCE[parse_value(words[0])]
     raise IllegalAction("cannot read '{text}': say 'announce 54', 'roll', 'call' or 'pass'",
                         text=text.strip())
 
@@ -228,8 +258,8 @@ ROLL, ANNOUNCE, RESPOND, OVER = "roll", "announce", "respond", "over"
 def replace(state: MiaState, **changes: Any) -> MiaState:
     """``dataclasses.replace`` for states without its per-field work: every move makes
     a few new states, and a server plays thousands of moves a second."""
-    unknown = changes.keys() - state.__dict__.keys()
-    if unknown:
+    if not _FIELDS.issuperset(changes):
+        unknown = changes.keys() - _FIELDS
         raise TypeError(f"MiaState has no field {', '.join(sorted(unknown))}")
     new = object.__new__(MiaState)
     new.__dict__.update(state.__dict__, **changes)
@@ -275,7 +305,7 @@ class MiaState(State):
 
     def chance(self) -> Chance | None:
         if self.phase == ROLL:
-            return Chance(seat=self.player, count=2, private=True)
+            return _ROLLS[self.player]
         return None
 
     def is_over(self) -> bool:
@@ -289,16 +319,21 @@ class MiaState(State):
 
     def legal_actions(self) -> list[Action]:
         if self.phase == ANNOUNCE:
-            return [_ANNOUNCE[v] for v in self.legal_announcements()]
+            return list(self.rules.announcements[self.claim])
         if self.phase == RESPOND:
             actions: list[Action] = []
-            if self.legal_announcements():
-                actions.append(Roll())
-            actions.append(Call())
+            if self.claim != self.rules.values[-1]:  # something beats the claim
+                actions.append(_ROLL)
+            actions.append(_CALL)
             if self.rules.passing and self.player not in self.answered:
-                actions.append(Pass())
+                actions.append(_PASS)
             return actions
         return []
+
+    def legal_notations(self) -> list[str]:
+        if self.phase == ANNOUNCE:
+            return list(self.rules.announcement_notations[self.claim])
+        return [str(action) for action in self.legal_actions()]
 
     def default_action(self) -> Action:
         """A player out of time calls; a roller announces the lowest value he may. Never
@@ -320,7 +355,7 @@ class MiaState(State):
         if isinstance(action, Announce):
             raise IllegalAction("roll the dice before you announce (or call, or pass)")
         if isinstance(action, Roll):
-            if not self.legal_announcements():
+            if self.claim == self.rules.values[-1]:  # nothing beats it
                 raise IllegalAction("nothing beats {claim}: call or pass",
                                     claim=value_name(self.claim or MIA))
             return replace(self, phase=ROLL, history=(*self.history, (seat, "roll")))
@@ -340,16 +375,19 @@ class MiaState(State):
         return replace(self, dice=faces, roller=self.player, phase=ANNOUNCE)
 
     def _announce(self, seat: int, value: int) -> MiaState:
-        legal = self.legal_announcements()
-        if value not in legal:
+        ranks = self.rules._ranks
+        rank = ranks.get(value)
+        if rank is None or (self.claim is not None and rank <= ranks[self.claim]):
             raise IllegalAction("{value} is not higher than the claim {claim}; the lowest "
                                 "announcement is {lowest}", value=value_name(value),
-                                claim=value_name(self.claim or MIA), lowest=legal[0])
-        state = replace(self, claim=value, responsible=seat, answered=frozenset({seat}),
-                        history=(*self.history, (seat, f"announce {value}")))
+                                claim=value_name(self.claim or MIA),
+                                lowest=self.legal_announcements()[0])
+        changes: dict[str, Any] = {
+            "claim": value, "responsible": seat, "answered": frozenset((seat,)),
+            "history": (*self.history, (seat, _ANNOUNCE_TEXT[value]))}
         if value == MIA and self.rules.mia_reveals:
-            return state._reveal_mia(seat)
-        return replace(state, phase=RESPOND, player=self.next_alive(seat))
+            return replace(self, **changes)._reveal_mia(seat)
+        return replace(self, phase=RESPOND, player=self.next_alive(seat), **changes)
 
     def _lift(self, caller: int) -> MiaState:
         assert self.dice is not None and self.claim is not None and self.responsible is not None
@@ -410,7 +448,9 @@ class MiaState(State):
         else:
             announcer = self.responsible if self.responsible is not None else self.player
             starts = state.next_alive(announcer)
-        return replace(state, phase=ROLL, player=starts)
+        # the new state is nobody's yet: finished here rather than copied once more
+        state.__dict__.update(phase=ROLL, player=starts)
+        return state
 
     def _finished(self) -> bool:
         if self.rules.scoring == "points":
@@ -441,24 +481,28 @@ class MiaState(State):
         return Outcome(ranking=ranking, scores=scores, payoffs=payoffs)
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        points = self.rules.scoring == "points"
+        phase = self.phase
+        ledger = self.ledger
         view: dict[str, Any] = {
             "game": "mia",
             "seat": seat,
-            "phase": self.phase,
-            "to_move": self.to_move(),
+            "phase": phase,
+            "to_move": self.player if phase in (ANNOUNCE, RESPOND) else None,
             "round": self.round + 1,
             "lives": list(self.lives),
-            "alive": [self.alive(s) for s in range(self.game.players)],
+            "alive": [True] * len(self.lives) if points else [n > 0 for n in self.lives],
             "claim": None if self.claim is None else str(self.claim),
             "responsible": self.responsible,
             "roller": self.roller,
             "history": [{"seat": s, "action": a} for s, a in self.history],
             "last_round": self.last_round,
-            "pot": self.ledger.pot,
-            "balances": list(self.ledger.balances()),
+            "pot": ledger.pot if ledger.movements else 0,
+            "balances": list(ledger.balances()) if ledger.movements
+            else [0] * ledger.players,
         }
-        if self.rules.scoring == "points":
-            view["points"] = list(self.points())
+        if points:
+            view["points"] = [self.round - lost for lost in self.losses]
         if seat is not None and seat == self.roller and self.dice is not None:
             view["your_dice"] = str(read(self.dice))
         if self.phase == OVER:
@@ -469,6 +513,9 @@ class MiaState(State):
         if self.dice is None or seat == self.roller:
             return self
         return replace(self, dice=(rng.randint(1, 6), rng.randint(1, 6)))
+
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(MiaState))
 
 
 # --------------------------------------------------------------------------- the game
@@ -547,6 +594,10 @@ class Mia(Game):
             winners = " & ".join(names[s] for s in view["outcome"]["ranking"][0])
             lines.append(spoken(lang, "{names} won.", names=winners))
         return "\n".join(lines)
+
+
+# the dice each seat waits for, one value per seat (a state asks for them at every move)
+_ROLLS = tuple(Chance(seat=seat, count=2, private=True) for seat in range(Mia.max_players))
 
 
 def _last_round(last: dict[str, Any], names: Sequence[str], points: bool,

@@ -46,7 +46,7 @@ from kastkopp.server import (
 from kastkopp.server.bodies import StrictJson
 from kastkopp.server.deps import Settings
 from kastkopp.server.hub import Hub
-from kastkopp.server.limits import Limiter, RateLimits
+from kastkopp.server.limits import Limiter, RateLimits, RefuseEarly
 from kastkopp.server.redact import hide_tokens_in_logs
 from kastkopp.server.routes import accounts as account_routes
 from kastkopp.server.routes import play, series, stats, streams, tables
@@ -126,6 +126,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     app.add_middleware(StrictJson, respond=errors.refused)
     app.add_middleware(origin.SameOrigin, cookie=accounts.COOKIE, allowed=settings.origins,
                        respond=errors.refused)
+    app.add_middleware(RefuseEarly)  # a login flood refused before anything else
     app.add_exception_handler(KastkoppError, errors.kastkopp_error)
     for router in ROUTERS:
         app.include_router(router)

@@ -10,12 +10,18 @@ library (moving windows, kept in the process's memory).
 A refused request gets ``429`` with ``Retry-After`` (seconds) and a translated message; a
 full hashing queue ``503`` (:class:`~kastkopp.server.workers.Busy`). Several server
 processes each count for themselves.
+
+A limit once used up is remembered until its window frees a place, so the next request
+is refused without asking the window again; and a login from an address whose logins
+are used up is refused by :class:`RefuseEarly` before any route reads it — a flood of
+wrong passwords costs the server as little as a request can.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import math
 import os
 import time
@@ -25,9 +31,16 @@ from dataclasses import dataclass
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
+from starlette.requests import HTTPConnection
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kastkopp.engine import KastkoppError, Message
+from kastkopp.locale.messages import translate
+from kastkopp.server.languages import language
 from kastkopp.server.workers import Busy
+
+BLOCKED_KEPT = 10_000  # used-up limits remembered at once; expired ones go first
 
 
 class RateLimited(KastkoppError):
@@ -76,15 +89,41 @@ class Limiter:
         self.window = MovingWindowRateLimiter(MemoryStorage())
         self._hashing = asyncio.Semaphore(self.limits.hashing_at_once)
         self.hashing_waiting = 0
+        # (kind, key) -> when its used-up limit frees a place (time.time())
+        self._blocked: dict[tuple[str, str], float] = {}
+
+    def blocked(self, kind: str, key: str) -> int | None:
+        """Seconds until ``key`` may try ``kind`` again, if its limit is known to be used up
+        (``None``: it may try, as far as is known without asking the window)."""
+        until = self._blocked.get((kind, key))
+        if until is None:
+            return None
+        left = until - time.time()
+        if left <= 0:
+            del self._blocked[(kind, key)]
+            return None
+        return max(1, math.ceil(left))
+
+    def _block(self, kind: str, key: str, until: float) -> None:
+        if len(self._blocked) >= BLOCKED_KEPT:
+            now = time.time()
+            self._blocked = {k: t for k, t in self._blocked.items() if t > now}
+            if len(self._blocked) >= BLOCKED_KEPT:
+                return  # that many floods at once: each asks the window
+        self._blocked[(kind, key)] = until
 
     async def check(self, *checks: tuple[str, str, str]) -> None:
         """Count one request against each ``(limit, kind, key)``, or raise
         :class:`RateLimited` if any is used up (and then count none)."""
+        for _, kind, key in checks:
+            if (seconds := self.blocked(kind, key)) is not None:
+                raise RateLimited(seconds)
         items: list[tuple[RateLimitItem, str, str]] = [
-            (parse(limit), kind, key) for limit, kind, key in checks]
+            (_parsed(limit), kind, key) for limit, kind, key in checks]
         for item, kind, key in items:
             if not await self.window.test(item, kind, key):
                 stats = await self.window.get_window_stats(item, kind, key)
+                self._block(kind, key, stats.reset_time)
                 raise RateLimited(max(1, math.ceil(stats.reset_time - time.time())))
         for item, kind, key in items:
             await self.window.hit(item, kind, key)
@@ -112,3 +151,36 @@ class Limiter:
                 yield
         finally:
             self.hashing_waiting -= 1
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(limit: str) -> RateLimitItem:
+    return parse(limit)
+
+
+class RefuseEarly:
+    """ASGI middleware: a login from an address whose logins are used up is answered
+    ``429`` at once, as the route would answer it, without routing, reading or
+    validating the request."""
+
+    PATH = "/api/account/login"
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == self.PATH and \
+                scope.get("method") == "POST":
+            limiter: Limiter | None = getattr(scope["app"].state, "limiter", None)
+            client = scope.get("client")
+            address = client[0] if client else "-"
+            seconds = None if limiter is None else limiter.blocked("login", address)
+            if seconds is not None:
+                refused = RateLimited(seconds)
+                response = JSONResponse(
+                    {"detail": translate(refused, language(HTTPConnection(scope))),
+                     **refused.message.to_json()},
+                    status_code=429, headers={"Retry-After": str(seconds)})
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -34,11 +34,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
-from starlette.requests import HTTPConnection
 
 from kastkopp.games import load, registered
 from kastkopp.locale import spoken
 from kastkopp.server import accounts, hints, stats
+from kastkopp.server.languages import LANG_COOKIE, LANGUAGES, language
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, SeriesTable, Store
@@ -46,37 +46,8 @@ from kastkopp.strategy import bot_help, bot_names
 
 HERE = Path(__file__).parent
 LOCALES = Path(__file__).parent.parent / "locale"
-LANGUAGES = {"sv": "Svenska", "da": "Dansk", "en": "English"}
-LANG_COOKIE = "kastkopp_lang"
 
 router = APIRouter(include_in_schema=False)
-
-
-def negotiate(accept: str) -> str:
-    """The first of our languages an ``Accept-Language`` header names (else English)."""
-    ranked = []
-    for index, part in enumerate(accept.split(",")):
-        tag, _, params = part.strip().partition(";")
-        quality = 1.0
-        if params.strip().startswith("q="):
-            try:
-                quality = float(params.strip()[2:])
-            except ValueError:
-                quality = 0.0
-        ranked.append((-quality, index, tag.strip().lower()[:2]))
-    for _, _, lang in sorted(ranked):
-        if lang in LANGUAGES:
-            return lang
-        if lang == "nb" or lang == "no":  # Norwegian readers get Danish, the closest text
-            return "da"
-    return "en"
-
-
-def language(request: HTTPConnection) -> str:
-    chosen = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
-    if chosen in LANGUAGES:
-        return chosen
-    return negotiate(request.headers.get("accept-language", ""))
 
 
 @cache
@@ -266,13 +237,7 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Refused"), N_("Edit"),
 
       N_("{claimer} announced {claim}: {name} may believe it and roll, call, or pass the cup on"),
-      N_("a person, invited by link"),
-      # the rows of the Yatzy sheets, named as the players' sheets name them
-      N_("row:ones"), N_("row:twos"), N_("row:threes"), N_("row:fours"), N_("row:fives"),
-      N_("row:sixes"), N_("row:pair"), N_("row:two-pairs"), N_("row:three-pairs"),
-      N_("row:three-kind"), N_("row:four-kind"), N_("row:five-kind"), N_("row:small-straight"),
-      N_("row:large-straight"), N_("row:full-straight"), N_("row:full-house"), N_("row:villa"),
-      N_("row:tower"), N_("row:chance"), N_("row:yatzy")]
+      N_("a person, invited by link")]
 
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import queue
 import sqlite3
 import threading
@@ -161,7 +160,7 @@ class LogWriter:
         assert connection is not None
         stamp = at.strftime(SQLITE_TIME)
         values = [(item.table_id, row["seq"], row["kind"], row["seat"], row["action"],
-                   row["nonce"], json.dumps(row["faces"]), stamp)
+                   row["nonce"], faces_json(row["faces"]), stamp)
                   for item in batch for row in item.rows]
         size = self.rows_per_statement
         chunks = [values[start:start + size] for start in range(0, len(values), size)]
@@ -179,6 +178,14 @@ class LogWriter:
             if isinstance(exc, sqlite3.IntegrityError):
                 raise IntegrityError(SQLITE_INSERT, None, exc) from exc
             raise
+
+
+def faces_json(faces: list[int] | None) -> str:
+    """``json.dumps(faces)`` as SQLAlchemy stores a JSON column, written out for the few
+    whole numbers a roll has (the writer does it for every roll of every batch)."""
+    if faces is None:
+        return "null"
+    return "[" + ", ".join([str(face) for face in faces]) + "]"
 
 
 def _settle_all(items: list[_Write]) -> None:

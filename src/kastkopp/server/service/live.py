@@ -140,8 +140,10 @@ class LiveTable:
 
     @property
     def deadline(self) -> float | None:
+        if self.seconds_per_move is None:  # most tables: no clock, nothing to work out
+            return None
         seat = self.to_move()
-        if self.seconds_per_move is None or seat is None or self.seats[seat].bot:
+        if seat is None or self.seats[seat].bot:
             return None
         return self.last_move_at + self.seconds_per_move
 
@@ -192,7 +194,7 @@ class LiveTable:
             state = self.table.state
             frame["to_move"] = state.to_move() if self.status == "playing" else None
             frame["view"] = state.view(seat)
-            frame["legal"] = ([str(a) for a in state.legal_actions()]
+            frame["legal"] = (state.legal_notations()
                               if seat is not None and frame["to_move"] == seat else [])
         if self.status == "over":
             frame["server_seed"] = self.seed.hex()
