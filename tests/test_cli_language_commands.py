@@ -54,7 +54,7 @@ def test_knockout_and_its_bracket_speak_the_players_language(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("args", [("mia",), ("linka",), ("linka", "linka=6,3"),
-                                  ("liars_dice",), ("yatzy",)])
+                                  ("liars_dice",), ("yatzy",), ("knack",), ("poker_dice",)])
 def test_odds_tables_speak_the_players_language(lang, args):
     assert english_left(lang, "odds", *args) == set()
 

@@ -9,7 +9,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from kastkopp.dice import Faces, multisets
-from kastkopp.engine import RuleError
+from kastkopp.engine import RuleError, term
 from kastkopp.games.knack import DOUBLE_KNOCK_SUM, Knack, pair, triple
 from kastkopp.strategy.odds import exact_row, register_odds
 
@@ -131,18 +131,24 @@ def odds(game: Knack, **params: str) -> list[dict[str, Any]]:
         raise RuleError("Knack's odds take no settings (got {params})",
                         params=", ".join(params))
     rows = []
-    starts = [((), "throwing all three"), ((6,), "keeping one die"),
-              ((6, 6), "keeping a pair")]
-    for kept, text in starts:
+    # Whole texts, marked for the catalogs: the terminal shows them in the player's words.
+    starts = [((), term("triple on the next throw, throwing all three"),
+               term("triple within 3 throws, throwing all three")),
+              ((6,), term("triple on the next throw, keeping one die"),
+               term("triple within 3 throws, keeping one die")),
+              ((6, 6), term("triple on the next throw, keeping a pair"),
+               term("triple within 3 throws, keeping a pair"))]
+    for kept, next_text, within_text in starts:
         chances = triple_chances(kept, 3)
         next_throw = sum(chances[0].values(), Fraction(0))
         within = sum((sum(c.values(), Fraction(0)) for c in chances), Fraction(0))
-        rows.append(exact_row(f"triple on the next throw, {text}", next_throw))
-        rows.append(exact_row(f"triple within 3 throws, {text}", within))
-    races = [("pair of 5s against a pair of 6s: first to a triple", ((5, 5), (6, 6))),
-             ("pair of 2s against nothing kept: first to a triple", ((2, 2), ()))]
+        rows.append(exact_row(str(next_text), next_throw))
+        rows.append(exact_row(str(within_text), within))
+    races = [(term("pair of 5s against a pair of 6s: first to a triple"), ((5, 5), (6, 6))),
+             (term("pair of 2s against nothing kept: first to a triple"), ((2, 2), ()))]
     for text, positions in races:
-        rows.append({"event": text, "chance": round(equities(positions)[0], 6),
+        rows.append({"event": str(text), "chance": round(equities(positions)[0], 6),
                      "exact": ""})
-    rows.append(exact_row("double knock: 12 or more on three dice", double_knock_chance()))
+    rows.append(exact_row(str(term("double knock: 12 or more on three dice")),
+                          double_knock_chance()))
     return rows

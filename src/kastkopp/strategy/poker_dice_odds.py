@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from kastkopp.dice import Faces, multisets
-from kastkopp.engine import RuleError
+from kastkopp.engine import RuleError, term
 from kastkopp.games.poker_dice import (
     POKER,
     Hand,
@@ -27,6 +27,13 @@ from kastkopp.strategy.odds import register_odds
 
 if TYPE_CHECKING:  # numpy loads only when the reroll table is built
     import numpy as np
+
+
+# The classes' names as the catalogs hold them (the games' own English names, weakest
+# first), so the terminal can say them in the player's words.
+CLASS_WORDS = (term("nothing"), term("one pair"), term("two pair"), term("three of a kind"),
+               term("low straight"), term("high straight"), term("full house"),
+               term("four of a kind"), term("five of a kind"))
 
 
 def hand_chances(dice: str = POKER) -> dict[Hand, Fraction]:
@@ -175,7 +182,7 @@ def odds(game: PokerDice, **params: str) -> list[dict[str, Any]]:
     at_least = Fraction(1)
     for cls in HandClass:
         exactly = by_class[cls]
-        rows.append({"class": cls.title(), "exactly": float(exactly),
+        rows.append({"class": str(CLASS_WORDS[cls]), "exactly": float(exactly),
                      "at_least": float(at_least)})
         at_least -= exactly
     return rows[::-1]
