@@ -96,7 +96,7 @@ def can_miss(row: str, rules: YatzyRules) -> bool:
 def describe(values: frozenset[int]) -> str:
     ordered = sorted(values)
     if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
-        return f"{ordered[0]} to {ordered[-1]}"
+        return f"{ordered[0]}–{ordered[-1]}"  # a range, read alike in every language
     if len(ordered) <= 12:
         return ", ".join(map(str, ordered))
     return f"{', '.join(map(str, ordered[:8]))}, … {ordered[-1]}"
