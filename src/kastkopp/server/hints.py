@@ -1,7 +1,8 @@
 """The advisor's hint at a table: ranked choices for the seat that asks, from its own view.
 
 - ``GET /api/tables/{id}/hint`` — ``200 {"status": "ready", "seq", "unit", "choices":
-  [{"choice", "expected"}, ...], "facts": {name: chance}}``: the choices best first, each
+  [{"choice", "expected"}, ...], "facts": {name: chance}, "said": {choice: words}}``: the
+  choices best first (``said``: each as the player would type it, in their language), each
   worth ``expected`` in ``unit`` (points, lives, dice, chips, or the chance it is right),
   and the odds of the position; or ``202 {"status": "preparing"}`` while the advisor gets
   ready (ask again in a moment)
@@ -29,6 +30,7 @@ from fastapi.responses import JSONResponse, Response
 
 from kastkopp.engine import Game, KastkoppError, notations
 from kastkopp.server.deps import Me
+from kastkopp.server.languages import language
 from kastkopp.server.hub import Hub, LiveTable
 from kastkopp.server.workers import Workers
 from kastkopp.store import Account, Store, TableSetting
@@ -132,4 +134,7 @@ async def hint(table_id: TableId, request: Request,
     legal = notations(live.table.state.legal_actions())  # as the seat's frame shows them
     hinted = await asyncio.to_thread(advisor.hint, view, legal)
     body: dict[str, Any] = {"status": "ready", "seq": seq, **hinted.to_json()}
+    lang = language(request)  # each choice as the player would type it, in their words
+    body["said"] = {c["choice"]: live.game.told_action(c["choice"], lang)
+                    for c in body.get("choices", [])}
     return JSONResponse(body)

@@ -79,7 +79,7 @@ function worth(unit, value, best) {
   return value < best ? `${signed} (−${(best - value).toFixed(2)})` : signed;
 }
 
-function show({unit = "points", choices = [], facts: odds = {}}) {
+function show({unit = "points", choices = [], facts: odds = {}, said = {}}) {
   const best = choices[0]?.expected ?? 0;
   const known = Object.entries(odds).filter(([name]) => name in FACTS);
   facts?.replaceChildren(...known.map(([name, p]) => h("li", {"data-fact": name},
@@ -87,7 +87,7 @@ function show({unit = "points", choices = [], facts: odds = {}}) {
   status.textContent = choices.length ? t(HEADINGS[unit] ?? HEADINGS.points)
     : known.length ? t("The odds now; no choice to rank here") : t("Nothing to advise here");
   list.replaceChildren(...choices.slice(0, SHOWN).map((c) => h("li", {"data-choice": c.choice},
-    h("code", {}, c.choice), h("span", {class: "worth"}, ` · ${worth(unit, c.expected, best)}`))));
+    h("code", {}, said[c.choice] ?? c.choice), h("span", {class: "worth"}, ` · ${worth(unit, c.expected, best)}`))));
   document.body.dataset.hint = "ready";
   document.body.dataset.hintUnit = unit;
   // on a phone the answer may fall below the screen or under a docked toolbar
