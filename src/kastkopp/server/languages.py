@@ -1,5 +1,11 @@
 """Which of the site's languages a request reads: the one chosen (``?lang=`` or the
-cookie the language menu sets), else the first the browser's ``Accept-Language`` names."""
+cookie the language menu sets), else the first the browser's ``Accept-Language`` names.
+
+>>> negotiate("da-DK,da;q=0.9,en;q=0.8")
+'da'
+>>> negotiate("fr-FR")
+'en'
+"""
 
 from __future__ import annotations
 

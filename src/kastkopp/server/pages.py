@@ -12,13 +12,9 @@ replay's positions come from :mod:`~kastkopp.server.chat`, :mod:`~kastkopp.serve
 and :mod:`~kastkopp.server.replays`, mounted here with the pages.
 
 Language: ``?lang=sv|da|en`` chooses and remembers (a cookie); otherwise the browser's
-``Accept-Language`` decides; English when nothing matches. Texts come from the gettext
-catalogs in :mod:`kastkopp.locale` (``messages.po``, compiled to ``messages.mo``).
-
->>> negotiate("da-DK,da;q=0.9,en;q=0.8")
-'da'
->>> negotiate("fr-FR")
-'en'
+``Accept-Language`` decides; English when nothing matches (:mod:`kastkopp.server.languages`).
+Texts come from the gettext catalogs in :mod:`kastkopp.locale` (``messages.po``, compiled to
+``messages.mo``).
 """
 
 from __future__ import annotations
