@@ -30,8 +30,8 @@ from fastapi.responses import JSONResponse, Response
 
 from kastkopp.engine import Game, KastkoppError, notations
 from kastkopp.server.deps import Me
-from kastkopp.server.languages import language
 from kastkopp.server.hub import Hub, LiveTable
+from kastkopp.server.languages import language
 from kastkopp.server.workers import Workers
 from kastkopp.store import Account, Store, TableSetting
 from kastkopp.strategy.advice import Advisor, advisor_for
