@@ -132,6 +132,7 @@ def test_the_score_keeper_keeps_sheets_in_the_account_and_syncs_after_working_of
     page.wait_for_function("document.body.dataset.sheets === '0'")
     assert page.locator("#sheet").is_hidden()
     # Another account in the same browser neither takes nor deletes the first one's sheets.
+    page.select_option("#sheet-game", "liars_dice")
     page.fill("#sheet-players", "Dag, Eva")
     page.click("#new-sheet-button")
     page.wait_for_selector("#sheet-table:visible")

@@ -79,6 +79,18 @@ def choose(page: Any, action: str) -> None:
         button.first.click()
         return
     verb = action.split(" ")[0]
+    if verb == "bid" and dialog.locator("#bid-picker #quantity").count():
+        # liar's dice: the stepper to the quantity, the face, then the bid button
+        quantity, face = (int(n) for n in action.split(" ")[1].split("x"))
+        for _ in range(60):
+            shown = int(dialog.locator("#quantity").inner_text())
+            if shown == quantity:
+                break
+            dialog.locator("#more" if shown < quantity else "#fewer").click()
+        dialog.locator(f"#face-{face}").click()
+        assert dialog.locator("#send-bid").get_attribute("data-action") == action
+        dialog.locator("#send-bid").click()
+        return
     select = dialog.locator(f"select#choose-{verb}")
     if select.count():
         select.select_option(action)
