@@ -15,9 +15,9 @@ Every rule set is a preset of the same game:
     small straight (four in a row) 30, large (five in a row) 40, Yahtzee 50; bonus 35 at
     63; 100 more for every extra Yahtzee, and the forced joker rules.
 ``tarningspoker``
-    Seed 001: the same 13 rows as Yahtzee, no bonus of any kind.
+    Tärningspoker: the same 13 rows as Yahtzee, no bonus of any kind.
 ``terningspoker``
-    Seed 004: part 1 (the first six rounds, rows 1-6 in any order) scores
+    Terningspoker: part 1 (the first six rounds, rows 1-6 in any order) scores
     (count - 3) x face; a part-1 sum of 0 or more earns 50. Part 2 (nine rounds) scores
     each combination by the dice that form it, doubled when made on the first throw
     (not chance); poker scores its dice plus 50; a combination not made is a dash.

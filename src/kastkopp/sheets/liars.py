@@ -76,7 +76,8 @@ class LiarsSheet(SheetKind):
     words: ClassVar[frozenset[str]] = frozenset(LOSS_WORDS | EXACT_WORDS)
 
     def rule_name(self, name: str, value: Any) -> tuple[str, Any]:
-        """Seed 003's settings by their names there: ``startingDice=3``, ``exactCall=false``."""
+        """The settings by the names Løgneterninger regler gives them (``startingDice=3``,
+        ``exactCall=false``)."""
         if name not in SEED_SETTINGS:
             return name, value
         ours = SEED_SETTINGS[name]
