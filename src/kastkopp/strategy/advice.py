@@ -118,7 +118,9 @@ class OddsAdvisor(Advisor):
         """Nothing is solved ahead."""
 
     def advise(self, view: dict[str, Any]) -> list[Advice]:
-        raise NotImplementedError("an odds advisor answers with hint(view, legal)")
+        """The hint's choices when no legal list is given (an odds advisor ranks the
+        choices it is shown, so this may be none: ask :meth:`hint` with them)."""
+        return list(self.hint(view, []).choices)
 
 
 AdvisorFactory = Callable[[Game], Advisor | None]
