@@ -98,7 +98,7 @@ def choose(page: Any, action: str) -> None:
         return
     assert verb == "keep", action  # Yatzy: click the dice to keep, then roll
     faces = [int(f) for f in action.split()[1:]]
-    dice = dialog.locator("#try-board button.die-button")
+    dice = dialog.locator("button.die-button")  # the dice are in the toolbar
     taken: set[int] = set()
     for face in faces:
         for i in range(dice.count()):
@@ -107,6 +107,7 @@ def choose(page: Any, action: str) -> None:
                 taken.add(i)
                 dice.nth(i).click()
                 break
+    assert len(taken) == len(faces), (action, dice.count())  # every die to keep was found
     dialog.locator("#roll").click()
 
 
