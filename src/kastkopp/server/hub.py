@@ -36,7 +36,8 @@ class Hub(Hosted, Clocks, Bots):
     """All live tables of this process, their watchers, bots and move clocks."""
 
     async def resume(self) -> None:
-        """Resume every table that was being played: bots move again, clocks run again."""
+        """Resume the tables that were being played with a bot or a clock: bots move
+        again, clocks run again. Tables of people alone are loaded when first asked for."""
         ids = await asyncio.to_thread(self._playing_ids)
         for table_id in ids:
             live = await self.get(table_id)

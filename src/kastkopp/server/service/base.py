@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from kastkopp.server.service.live import LiveTable, Watcher
 from kastkopp.server.workers import Workers
-from kastkopp.store import GameTable, Store
+from kastkopp.store import GameTable, Seat, Store
 from kastkopp.store.log_writer import LogWriter
 
 
@@ -64,9 +64,14 @@ class TableService(ABC):
         await asyncio.to_thread(self.writer.close)
 
     def _playing_ids(self) -> list[str]:
+        """The tables being played that need this process to go on: a bot to move or a
+        clock to run. A table of people alone waits for them, and is loaded when one
+        comes back (so a restart answers at once however many such games are open)."""
         with self.store.session() as session:
+            driven = (GameTable.clock != "none") | GameTable.id.in_(
+                select(Seat.table_id).where(Seat.bot.is_not(None)))
             return list(session.scalars(select(GameTable.id)
-                                        .where(GameTable.status == "playing")))
+                                        .where(GameTable.status == "playing", driven)))
 
     @abstractmethod
     async def _bot_move(self, live: LiveTable, seq: int) -> None:
