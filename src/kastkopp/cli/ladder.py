@@ -149,22 +149,45 @@ def run_ray(chunks: Sequence[Chunk], done: Callable[[int], None]) -> list[Result
     return results
 
 
-def rate(tables: Sequence[tuple[str, ...]], results: Iterable[Result]) -> list[dict[str, Any]]:
-    """Openskill (Plackett–Luce) ratings folded over the games in a fixed order, best first."""
+def places_by(totals: Sequence[float]) -> tuple[int, ...]:
+    """Places by total, most first; equal totals share a place (two tied seconds are both 2)."""
+    return tuple(1 + sum(other > total for other in totals) for total in totals)
+
+
+def rankings(results: Iterable[Result], match: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The rated events in a fixed order, each ``(table, places)``: every game by its own
+    ranking, or with ``match`` above 1 every ``match`` games of a table in a row as one
+    event, ranked by what each bot won in them."""
+    if match == 1:
+        ordered = sorted(results, key=lambda r: (r.number, r.table))
+        return [(r.table, r.places) for r in ordered]
+    totals: dict[tuple[int, int], list[float]] = {}
+    for r in results:
+        summed = totals.setdefault((r.number // match, r.table), [0.0] * len(r.payoffs))
+        for entry, payoff in enumerate(r.payoffs):
+            summed[entry] += payoff
+    return [(table, places_by(totals[(number, table)]))
+            for number, table in sorted(totals)]
+
+
+def rate(tables: Sequence[tuple[str, ...]], results: Iterable[Result],
+         match: int = 1) -> list[dict[str, Any]]:
+    """Openskill (Plackett–Luce) ratings folded over the rated events in a fixed order (see
+    :func:`rankings`), best first; ``events`` counts each bot's."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     ratings: dict[str, Any] = {}
     played: dict[str, int] = {}
-    for result in sorted(results, key=lambda r: (r.number, r.table)):
-        bots = tables[result.table]
+    for table, places in rankings(results, match):
+        bots = tables[table]
         teams = [[ratings.get(bot) or model.rating(name=bot)] for bot in bots]
-        rated = model.rate(teams, ranks=[float(place) for place in result.places])
+        rated = model.rate(teams, ranks=[float(place) for place in places])
         for bot, (new,) in zip(bots, rated, strict=True):
             ratings[bot] = new
             played[bot] = played.get(bot, 0) + 1
     rows = [{"bot": bot, "rating": r.ordinal(), "mu": r.mu, "sigma": r.sigma,
-             "mu_2sigma": [r.mu - 2 * r.sigma, r.mu + 2 * r.sigma], "games": played[bot]}
+             "mu_2sigma": [r.mu - 2 * r.sigma, r.mu + 2 * r.sigma], "events": played[bot]}
             for bot, r in ratings.items()]
     rows.sort(key=lambda row: (-row["rating"], row["bot"]))
     return rows
@@ -207,7 +230,7 @@ def largest_table(game_name: str, bots: Sequence[str], players: int | None) -> i
 
 def ladder(game_name: str, preset: str | None, rules: dict[str, str], games: int,
            players: int | None, seed: int, workers: int, backend: str,
-           progress: Callable[[int, int], None]) -> dict[str, Any]:
+           progress: Callable[[int, int], None], match: int = 1) -> dict[str, Any]:
     """Play and rate the ladder; the JSON ladder file's contents. ``progress`` is told the
     games played so far and how many there are."""
     from kastkopp.games import load
@@ -228,14 +251,18 @@ def ladder(game_name: str, preset: str | None, rules: dict[str, str], games: int
 
     results = (run_ray(chunks, done) if chosen == "ray"
                else run_processes(chunks, workers, done))
+    ratings = rate(tables, results, match)
+    for row in ratings:
+        row["games"] = games * sum(row["bot"] in mix for mix in tables)
     return {"game": game_name, "preset": preset, "rules": game.rules.changed(), "seed": seed,
-            "games_per_table": games, "bots": bots, "ratings": rate(tables, results),
-            "tables": table_rows(tables, results), "backend": chosen,
-            "command": command_line(game_name, preset, rules, games, players, seed)}
+            "games_per_table": games, "match": match, "bots": bots,
+            "ratings": ratings, "tables": table_rows(tables, results),
+            "backend": chosen,
+            "command": command_line(game_name, preset, rules, games, players, seed, match)}
 
 
 def command_line(game_name: str, preset: str | None, rules: dict[str, str], games: int,
-                 players: int | None, seed: int) -> str:
+                 players: int | None, seed: int, match: int = 1) -> str:
     """The command that plays this ladder again."""
     words = ["kastkopp", "ladder", game_name]
     if preset is not None:
@@ -245,6 +272,8 @@ def command_line(game_name: str, preset: str | None, rules: dict[str, str], game
     words += ["--games", str(games)]
     if players is not None:
         words += ["--players", str(players)]
+    if match != 1:
+        words += ["--match", str(match)]
     return " ".join([*words, "--seed", str(seed)])
 
 
@@ -260,6 +289,10 @@ def ladder_command(
     seed: int = typer.Option(0, "--seed", metavar="N",
                              help="the seed of the dice and the bots' choices (the same seed "
                              "gives the same ladder)"),
+    match: int = typer.Option(1, "--match", min=1, metavar="N",
+                              help="rate every N games of a table as one match, ranked by "
+                              "what each bot won in them (in pot games a bot may win most "
+                              "pots and still lose money); 1 rates each game by its winner"),
     workers: int = typer.Option(os.cpu_count() or 1, "--workers", min=1, metavar="N",
                                 help="local processes to play on"),
     backend: str = typer.Option("auto", "--backend", metavar="NAME",
@@ -280,13 +313,19 @@ def ladder_command(
     with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(say("playing"), total=None)
         data = ladder(game_name, preset, rules, games, players, seed, workers, backend,
-                      lambda played, total: bar.update(task, completed=played, total=total))
+                      lambda played, total: bar.update(task, completed=played, total=total),
+                      match)
     if out is not None:
         out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if as_json:
         console.print_json(json.dumps(data))
         return
     show(data)
+
+
+def ahead(entry: dict[str, Any]) -> tuple[float, float]:
+    """What puts a bot ahead at a table: what it won, then how often."""
+    return (entry["mean_payoff"], entry["win_rate"])
 
 
 def show(data: dict[str, Any]) -> None:
@@ -309,16 +348,16 @@ def show(data: dict[str, Any]) -> None:
     console.print(ratings)
     results = rich_table()
     results.add_column(say("bot"), no_wrap=True)
-    results.add_column(say("against"), overflow="fold")
+    results.add_column(say("against"))
     for column in (say("games"), say("win rate"), say("mean payoff")):
         results.add_column(column, justify="right", no_wrap=True)
     for table in data["tables"]:
-        # heads-up, the winner's row says it all
+        # heads-up, the row of the bot ahead says it all
         entries = table["results"]
         if table["players"] == 2:
-            entries = [max(entries, key=lambda entry: entry["win_rate"])]
+            entries = [max(entries, key=ahead)]
         for entry in entries:
-            others = ", ".join(f"bot:{b}" for b in table["bots"] if b != entry["bot"])
+            others = ", ".join(b for b in table["bots"] if b != entry["bot"])
             low, high = entry["win_rate_ci95"]
             plow, phigh = entry["mean_payoff_ci95"]
             results.add_row(f"bot:{entry['bot']}", others, str(table["games"]),
@@ -326,6 +365,12 @@ def show(data: dict[str, Any]) -> None:
                             minus(f"{entry['mean_payoff']:+.3f}")
                             + f" ±{(phigh - plow) / 2:.3f}")
     console.print(results)
-    console.print(say("The rating is openskill's μ − 3σ; in brackets and after ±: the 95 "
-                      "percent confidence intervals."), highlight=False)
-    console.print(say("Again: {command}", command=data["command"]), highlight=False)
+    rated = (say("each game ranked by its winner") if data["match"] == 1 else
+             say("every {count} games of a table as one match, ranked by what each bot won",
+                 count=data["match"]))
+    console.print(say("The rating is openskill's μ − 3σ over the rated events: {rated}.",
+                      rated=rated), highlight=False)
+    console.print(say("In brackets and after ±: the 95 percent confidence intervals."),
+                  highlight=False)
+    console.print(say("The same ladder again: {command}", command=data["command"]),
+                  highlight=False)
