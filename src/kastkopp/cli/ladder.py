@@ -293,8 +293,8 @@ def ladder_command(
                               help="rate every N games of a table as one match, ranked by "
                               "what each bot won in them (in pot games a bot may win most "
                               "pots and still lose money); 1 rates each game by its winner"),
-    workers: int = typer.Option(os.cpu_count() or 1, "--workers", min=1, metavar="N",
-                                help="local processes to play on"),
+    workers: int = typer.Option(None, "--workers", min=1, metavar="N",
+                                help="local processes to play on (default: one per core)"),
     backend: str = typer.Option("auto", "--backend", metavar="NAME",
                                 help="processes, ray, or auto: Ray when installed "
                                 "(pip install kastkopp[ray]; RAY_ADDRESS names a cluster)"),
@@ -312,7 +312,8 @@ def ladder_command(
     rules = parse_rules(rule)
     with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(say("playing"), total=None)
-        data = ladder(game_name, preset, rules, games, players, seed, workers, backend,
+        data = ladder(game_name, preset, rules, games, players, seed,
+                      workers or os.cpu_count() or 1, backend,
                       lambda played, total: bar.update(task, completed=played, total=total),
                       match)
     if out is not None:
