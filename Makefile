@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint typecheck layers bench catalogs clean
+.PHONY: run test test-fast lint typecheck layers bench catalogs ladders clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,16 @@ typecheck: $(STAMP)
 
 catalogs: $(STAMP)
 	BIN=$(BIN) scripts/error-catalogs.sh
+
+# The bot ladders of docs/ladder.md, written where the server finds them (/stats/GAME)
+LADDER = nice -n 10 $(BIN)/kastkopp ladder $(1) --seed 2026 --out src/kastkopp/ladders/$(firstword $(1)).json
+ladders: $(STAMP)
+	$(call LADDER,knack --games 1000 --match 10)
+	$(call LADDER,linka --games 1000 --match 10)
+	$(call LADDER,liars_dice --games 400)
+	$(call LADDER,mia --games 200)
+	$(call LADDER,poker_dice --games 400)
+	$(call LADDER,yatzy --games 200)
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

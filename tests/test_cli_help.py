@@ -16,8 +16,9 @@ from kastkopp.cli import app
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
-COMMANDS = ["games", "play", "simulate", "replay", "verify", "odds", "serve", "maexchen-server",
-            "match", "chouette", "knockout", "score", "sheet", "solve", "advise", "bot"]
+COMMANDS = ["games", "play", "simulate", "ladder", "replay", "verify", "odds", "serve",
+            "maexchen-server", "match", "chouette", "knockout", "score", "sheet", "solve",
+            "advise", "bot"]
 
 
 def run(*args: str, input: str | None = None):

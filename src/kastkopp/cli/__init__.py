@@ -5,6 +5,7 @@
 ``play``                    ``games``, ``play`` (``terminal``: the board, the narrator,
                             the person at the keyboard; ``seats``: ``--players``)
 ``simulate``                ``simulate``
+``ladder``                  ``ladder`` (every bot of a game against every other, rated)
 ``logs``                    ``replay``, ``verify``
 ``odds``                    ``odds``
 ``serve``                   ``serve``
@@ -24,6 +25,7 @@ numpy and rich load inside the command that needs them, so ``kastkopp --help`` s
 from __future__ import annotations
 
 from kastkopp.cli import (
+    ladder,
     logs,
     maexchen,
     matches,
@@ -44,7 +46,7 @@ app.add_typer(solve.solve_app, name="solve")
 app.add_typer(solve.advise_app, name="advise")
 app.add_typer(maexchen.bot_app, name="bot")
 
-__all__ = ["app", "logs", "main", "matches", "odds", "play", "review", "score", "serve",
+__all__ = ["app", "ladder", "logs", "main", "matches", "odds", "play", "review", "score", "serve",
            "simulate"]
 
 

@@ -15,8 +15,9 @@ from kastkopp.cli.support import console, friendly, pick_language, set_language
 
 # The order ``kastkopp --help`` lists the commands in: playing first, then keeping score and
 # the solvers, whatever order their modules are imported in.
-ORDER = ("games", "play", "simulate", "replay", "verify", "odds", "serve", "maexchen-server",
-         "match", "chouette", "knockout", "review", "score", "sheet", "solve", "advise", "bot")
+ORDER = ("games", "play", "simulate", "ladder", "replay", "verify", "odds", "serve",
+         "maexchen-server", "match", "chouette", "knockout", "review", "score", "sheet", "solve",
+         "advise", "bot")
 
 
 class Commands(typer.core.TyperGroup):

@@ -17,7 +17,7 @@ from kastkopp.cli.seats import Seat, make_game, parse_seats, seat_names
 from kastkopp.cli.support import console, errors, friendly, rich_table, say
 
 if TYPE_CHECKING:
-    from kastkopp.engine import Game
+    from kastkopp.engine import Game, Outcome
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -40,6 +40,25 @@ def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, floa
     return mean, mean - half, mean + half
 
 
+def play_game(game: Game, labels: Sequence[str], bots: Sequence[str], number: int,
+              seed: int) -> tuple[list[int], Outcome]:
+    """Game ``number`` of a run of bots against bots, its dice and choices seeded from ``seed``
+    and ``number``; the entries' seats rotate with ``number`` so no bot keeps the first seat.
+
+    Returns ``order`` (seat ``s`` is played by entry ``order[s]``) and the outcome.
+    """
+    from kastkopp.dice import SeededDice
+    from kastkopp.engine import Table, play_out
+    from kastkopp.strategy import make_bot
+
+    n = len(bots)
+    order = [(i + number % n) % n for i in range(n)]
+    table = Table(game, seats=[labels[e] for e in order],
+                  dice=SeededDice(seed * 1_000_003 + number))
+    actors = [make_bot(game, bots[e]) for e in order]
+    return order, play_out(table, actors, random.Random(seed * 7_919 + number))
+
+
 def simulate(game: Game, seats: Sequence[Seat], games: int, seed: int,
              progress: Callable[[], None] | None = None) -> list[dict[str, Any]]:
     """Play ``games`` games, rotating the seats each game so no bot keeps the first seat.
@@ -47,21 +66,14 @@ def simulate(game: Game, seats: Sequence[Seat], games: int, seed: int,
     Returns one row per ``--players`` entry: win rate (ties share the win) with a 95%
     Wilson interval, and the mean payoff per game with a 95% interval.
     """
-    from kastkopp.dice import SeededDice
-    from kastkopp.engine import Table, play_out
-    from kastkopp.strategy import make_bot
-
     n = len(seats)
     wins = [0.0] * n
     payoffs: list[list[float]] = [[] for _ in range(n)]
     scores: list[list[float]] = [[] for _ in range(n)]
+    labels = [seat.label for seat in seats]
+    bots = [seat.bot or "random" for seat in seats]
     for number in range(games):
-        shift = number % n
-        order = [(i + shift) % n for i in range(n)]  # seat s is played by entry order[s]
-        table = Table(game, seats=[seats[e].label for e in order],
-                      dice=SeededDice(seed * 1_000_003 + number))
-        actors = [make_bot(game, seats[e].bot or "random") for e in order]
-        outcome = play_out(table, actors, random.Random(seed * 7_919 + number))
+        order, outcome = play_game(game, labels, bots, number, seed)
         for seat, entry in enumerate(order):
             if seat in outcome.winners:
                 wins[entry] += 1 / len(outcome.winners)

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -51,6 +52,7 @@ from kastkopp.server.redact import hide_tokens_in_logs
 from kastkopp.server.routes import accounts as account_routes
 from kastkopp.server.routes import play, series, stats, streams, tables
 from kastkopp.server.series import SeriesRunner
+from kastkopp.server.stats import ladder_folder
 from kastkopp.server.workers import Workers
 from kastkopp.store import Store
 from kastkopp.strategy.work import warm_up_works
@@ -99,7 +101,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                maexchen: tuple[str, int] | None = None,
                maexchen_timeout: float = 0.25, origins: list[str] | None = None,
                rate_limits: RateLimits | None = None, workers: int = 1, work_queue: int = 8,
-               warm_up: bool = False) -> KastkoppApp:
+               warm_up: bool = False, ladders: Path | None = None) -> KastkoppApp:
     """The server as an ASGI app; the database is migrated and the tables resumed on start.
 
     Solves for bots and hints run in ``workers`` worker processes, at most ``work_queue``
@@ -113,10 +115,13 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
 
     ``origins`` are the sites besides the server's own whose pages may act for a logged-in
     browser (else ``KASTKOPP_ORIGINS``; see :mod:`kastkopp.server.origin`).
+
+    ``ladders`` is the folder of bot ladders ``/stats/GAME`` shows (else ``KASTKOPP_LADDERS``,
+    else the ladders kastkopp comes with; see :func:`kastkopp.server.stats.ladder_folder`).
     """
     settings = Settings(db, redis_url, bot_delay, migrate, maexchen, maexchen_timeout,
                         origin.configured_origins(origins), rate_limits, workers,
-                        work_queue, warm_up)
+                        work_queue, warm_up, ladder_folder(ladders))
     app = KastkoppApp(title="kastkopp", version="0.1.0", lifespan=lifespan,
                       description="Scandinavian dice games online: tables, bots, fair dice.")
     app.state.settings = settings

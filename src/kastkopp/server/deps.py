@@ -10,6 +10,7 @@ hub, the series runner, the limiter, the workers).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path as FilePath
 from typing import Annotated
 
 from fastapi import Depends, Path, Request
@@ -39,6 +40,7 @@ class Settings:
     workers: int = 1
     work_queue: int = 8
     warm_up: bool = False
+    ladders: FilePath | None = None  # the folder of bot ladders /stats/GAME shows (see stats)
 
 
 def settings_of(connection: HTTPConnection) -> Settings:

@@ -331,7 +331,8 @@ def stats_page(game: str, request: Request) -> Response:
         return RedirectResponse("/", status_code=303)
     store: Store = request.app.state.store
     return page(request, "stats.html", game=games[game], games=list(games.values()),
-                seats=stats.by_seat(store, game), board=stats.leaderboard(store, game)[:50])
+                seats=stats.by_seat(store, game), board=stats.leaderboard(store, game)[:50],
+                ladder=stats.ladder(request.app.state.settings.ladders, game))
 
 
 @router.get("/players/{name}", response_class=HTMLResponse)

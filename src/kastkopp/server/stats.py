@@ -7,15 +7,20 @@
   game, not ten duels) over every finished game in the order they ended; bots are rated
   too, as ``bot:<name>``.
 - :func:`history`: a player's finished games with seat and place.
+- :func:`ladder`: the bot ladder ``kastkopp ladder GAME --out FOLDER/GAME.json`` wrote, read
+  from the server's ladder folder (:func:`ladder_folder`).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select
@@ -162,3 +167,39 @@ def history(store: Store, name: str, limit: int = 100) -> list[dict[str, Any]]:
         if len(entries) >= limit:
             break
     return entries[:limit]
+
+
+# The ladders kastkopp comes with: those of docs/ladder.md.
+LADDERS = Path(__file__).resolve().parent.parent / "ladders"
+
+
+def ladder_folder(given: Path | None = None) -> Path:
+    """The folder of bot ladders: ``given``, else ``KASTKOPP_LADDERS``, else the ones
+    kastkopp comes with."""
+    if given is not None:
+        return Path(given)
+    configured = os.environ.get("KASTKOPP_LADDERS")
+    return Path(configured) if configured else LADDERS
+
+
+def ladder(folder: Path | None, game: str) -> dict[str, Any] | None:
+    """``GAME.json`` of the ladder folder (``game`` is a registered game's name), its heads-up
+    tables under ``heads_up``; None when there is none or it is not a ladder of ``game``."""
+    if folder is None:
+        return None
+    try:
+        data = json.loads((folder / f"{game}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("game") != game or "ratings" not in data:
+        return None
+    data["heads_up"] = [_ahead(table) for table in data.get("tables", [])
+                        if table["players"] == 2]
+    return data
+
+
+def _ahead(table: dict[str, Any]) -> dict[str, Any]:
+    """A heads-up table of a ladder as the row of the bot ahead: it won more, else more often."""
+    entry = max(table["results"], key=lambda result: (result["mean_payoff"], result["win_rate"]))
+    against = next(bot for bot in table["bots"] if bot != entry["bot"])
+    return {**entry, "against": against, "games": table["games"]}

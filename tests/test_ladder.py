@@ -1,0 +1,128 @@
+"""``kastkopp ladder``: every bot of a game against every other, through the command line."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kastkopp.cli import app
+from kastkopp.cli.ladder import Result, places_by, rankings, tables_of
+from kastkopp.games import registered
+from kastkopp.strategy import bot_names
+
+runner = CliRunner()
+NO_RAY = importlib.util.find_spec("ray") is None
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def one_line_error(result, fragment: str) -> None:
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output + result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and fragment in lines[0], result.stderr
+
+
+@pytest.mark.skipif(not NO_RAY, reason="Ray is installed: auto plays on it")
+def test_a_yatzy_ladder_rates_optimal_above_random_on_processes_and_writes_its_file(tmp_path):
+    out = tmp_path / "yatzy.json"
+    result = run("ladder", "yatzy", "--games", "6", "--seed", "4", "--workers", "2",
+                 "--out", str(out), "--json")
+    assert result.exit_code == 0, result.output + result.stderr
+    data = json.loads(result.output)
+    assert json.loads(out.read_text(encoding="utf-8")) == data
+    assert data["backend"] == "processes"  # Ray is not installed
+    assert data["bots"] == bot_names("yatzy") == ["random", "greedy", "optimal"]
+    order = [row["bot"] for row in data["ratings"]]
+    assert order.index("optimal") < order.index("random") and order[-1] == "random"
+    # three pairs heads-up and the three together: each bot at three tables of six games
+    assert [t["bots"] for t in data["tables"]] == [
+        ["random", "greedy"], ["random", "optimal"], ["greedy", "optimal"],
+        ["random", "greedy", "optimal"]]
+    for row in data["ratings"]:
+        assert row["games"] == 18 and row["events"] == 18
+        low, high = row["mu_2sigma"]
+        assert low < row["mu"] < high and row["rating"] == pytest.approx(
+            row["mu"] - 3 * row["sigma"])
+    for table in data["tables"]:
+        assert table["games"] == 6
+        assert sum(entry["wins"] for entry in table["results"]) == pytest.approx(6)
+        for entry in table["results"]:
+            low, high = entry["win_rate_ci95"]
+            assert 0 <= low <= entry["win_rate"] + 1e-9
+            assert entry["win_rate"] <= high + 1e-9 and high <= 1
+            assert entry["mean_payoff_ci95"][0] <= entry["mean_payoff"]
+    assert data["command"] == "kastkopp ladder yatzy --games 6 --seed 4"
+
+
+def test_the_same_seed_gives_the_same_ladder_on_any_number_of_workers():
+    args = ("ladder", "poker_dice", "--games", "5", "--seed", "11", "--json")
+    alone = json.loads(run(*args, "--workers", "1").output)
+    shared = json.loads(run(*args, "--workers", "2").output)
+    assert alone == shared
+    other = json.loads(run("ladder", "poker_dice", "--games", "5", "--seed", "12", "--json",
+                           "--workers", "1").output)
+    assert other["tables"] != alone["tables"]
+
+
+def test_a_two_player_game_is_laddered_heads_up_only():
+    data = json.loads(run("ladder", "poker_dice", "--games", "2", "--json",
+                          "--workers", "1").output)
+    assert registered()["poker_dice"].max_players == 2
+    assert {t["players"] for t in data["tables"]} == {2} and len(data["tables"]) == 3
+
+
+def test_matches_are_ranked_by_what_each_bot_won_in_them():
+    assert places_by([3.0, -1.0, 3.0]) == (1, 3, 1)
+    results = [Result(0, 0, (1, 2), (1.0, -1.0)), Result(0, 1, (1, 2), (1.0, -1.0)),
+               Result(0, 2, (2, 1), (-5.0, 5.0)), Result(0, 3, (1, 2), (1.0, -1.0))]
+    # each game by its winner: the first bot won three of four
+    assert [places for _, places in rankings(results, 1)] == [(1, 2), (1, 2), (2, 1), (1, 2)]
+    # in matches of two: the second match goes to the one who won the big pot
+    assert rankings(results, 2) == [(0, (1, 2)), (0, (2, 1))]
+    data = json.loads(run("ladder", "knack", "--players", "2", "--games", "4", "--match",
+                          "2", "--json", "--workers", "1").output)
+    assert data["match"] == 2 and all(row["events"] == 4 for row in data["ratings"])
+    assert data["command"].endswith("--games 4 --players 2 --match 2 --seed 0")
+
+
+def test_tables_are_every_pair_then_every_mix():
+    assert tables_of(["a", "b", "c"], 2) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert tables_of(["a", "b", "c"], 3)[-1] == ("a", "b", "c")
+
+
+@pytest.mark.parametrize(("lang", "heading", "column"), [
+    ("sv", "Bottarnas stege i ", "vinstandel"),
+    ("da", "Botternes stige i ", "vinderandel"),
+    ("en", "Bot ladder of Liar Dice", "win rate")])
+def test_the_ladder_speaks_the_players_language(lang, heading, column):
+    result = run("--lang", lang, "ladder", "poker_dice", "--games", "2", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    assert heading in result.output and column in result.output
+    assert "bot:strong" in result.output
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (("ladder", "yatzy", "--players", "4"), "2 to 3 bots at a table, not 4"),
+    (("ladder", "poker_dice", "--players", "3"), "2 to 2 bots at a table, not 3"),
+    (("ladder", "nosuchgame"), "unknown game 'nosuchgame'"),
+    (("ladder", "mia", "--backend", "spark"), "unknown backend 'spark'"),
+    (("ladder", "mia", "--rule", "lives=zero"), "lives"),
+])
+def test_bad_input_is_one_clear_line(args, fragment):
+    one_line_error(run(*args), fragment)
+
+
+@pytest.mark.skipif(not NO_RAY, reason="Ray is installed")
+def test_asking_for_ray_without_it_says_how_to_install_it():
+    one_line_error(run("ladder", "mia", "--backend", "ray"), "pip install kastkopp[ray]")
+
+
+def test_a_ladder_in_swedish_refuses_in_swedish():
+    one_line_error(run("--lang", "sv", "ladder", "yatzy", "--players", "4"),
+                   "bottar vid ett bord, inte 4")
