@@ -449,10 +449,12 @@ S = TypeVar("S", bound="State")
 @dataclass(frozen=True)
 class Bounds:
     """What a game under its rules can never exceed, for adapters that declare it before
-    play (OpenSpiel): the range of any seat's payoff. ``None``: the rules set no such bound
-    (pot games' stakes, points against the average)."""
+    play (OpenSpiel): the range of any seat's payoff, and the most actions the seats take in
+    one game (the dice rolled are not counted). ``None``: the rules set no such bound (pot
+    games' stakes, points against the average; dice thrown again as often as they tie)."""
 
     utility: tuple[float, float] | None = None
+    length: int | None = None
 
 
 ZERO_SUM_SHARE = Bounds(utility=(-1.0, 1.0))  # winner_takes_all and its ties

@@ -59,6 +59,7 @@ from typing import Any, ClassVar
 from kastkopp.dice import Faces
 from kastkopp.engine import (
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
@@ -601,6 +602,11 @@ class Knack(Game):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def bounds(self) -> Bounds:
+        # the stakes are the players' money, and the dice are thrown again until someone
+        # has three of a kind, however many throws that takes: no bound on either
+        return Bounds()
 
     def all_actions(self) -> list[Action]:
         raises = (Raise(n) for n in range(1, self.rules.largest_purse + 1))

@@ -925,7 +925,17 @@ class LiarsDice(Game):
         return self.rules.dice if self.rules.hand == "single" else self.rules.dice * self.players
 
     def bounds(self) -> Bounds:
-        return ZERO_SUM_SHARE  # one winner takes all
+        # one winner takes all. A round ends in a call that costs someone at least one die
+        # (or life) unless a right exact call gives one back, which can happen again and
+        # again: only without that is the number of rounds fixed (the last player keeps one)
+        if self.rules.exact_call != "off" and self.rules.exact_gain:
+            return ZERO_SUM_SHARE
+        bids = sum(1 for a in self.all_actions() if isinstance(a, Bid | HandBid))
+        # every bid beats the last; in Single Hand a passed cup is accepted and kept from
+        # before each new bid; one call ends the round
+        per_round = 3 * bids if self.rules.hand == "single" else bids + 1
+        rounds = self.players * self.rules.start - 1
+        return replace(ZERO_SUM_SHARE, length=rounds * per_round)
 
     def parse_action(self, text: str) -> Action:
         """Read ``bid 4x5`` (or ``4x5``, ``bid 4 5``), ``dudo``, ``calza``; in poker-hand games

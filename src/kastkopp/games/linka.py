@@ -54,6 +54,7 @@ from typing import Any, ClassVar
 from kastkopp.dice import Faces
 from kastkopp.engine import (
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
@@ -503,6 +504,11 @@ class Linka(Game):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def bounds(self) -> Bounds:
+        # the stakes are the players' money, and equal best hands replay with fresh dice as
+        # often as they tie: no bound on either
+        return Bounds()
 
     def all_actions(self) -> list[Action]:
         raises = (Raise(n) for n in range(1, self.rules.largest_purse + 1))

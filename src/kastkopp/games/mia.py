@@ -554,9 +554,15 @@ class Mia(Game):
 
     def bounds(self) -> Bounds:
         # played for lives alone, one winner takes all; points and stakes have no fixed range
-        if self.rules.scoring == "points" or self.rules.stake:
-            return Bounds()
-        return ZERO_SUM_SHARE
+        points = self.rules.scoring == "points"
+        utility = None if points or self.rules.stake else ZERO_SUM_SHARE.utility
+        # every round costs a life (the game ends with one player left) or counts to the
+        # rounds played for points; in a round every claim beats the last, and each claim is
+        # answered by a pass from each other seat at most, a roll and the announcement
+        n = self.players
+        rounds = self.rules.rounds if points else n * self.rules.lives - 1
+        per_round = len(self.rules.values) * (n + 2) + 1
+        return Bounds(utility=utility, length=rounds * per_round)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

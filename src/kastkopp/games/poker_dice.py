@@ -928,7 +928,13 @@ class PokerDice(Game):
         return replace(self, rules=replace(self.rules, opener=seat + 1))
 
     def bounds(self) -> Bounds:
-        return ZERO_SUM_SHARE  # one winner takes all
+        # one winner takes all. Every announcement beats the last, each player rerolls at
+        # most throws - 1 times, one doubt or accept ends it; but five aces matched deal
+        # again, as often as they are matched, so only without that rule is the length fixed
+        if self.rules.five_aces:
+            return ZERO_SUM_SHARE
+        length = len(hands(self.rules.dice)) + 2 * (self.rules.throws - 1) + 1
+        return replace(ZERO_SUM_SHARE, length=length)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules.dice)

@@ -835,8 +835,12 @@ class Yatzy(Game):
                           extras=(0,) * n, saved=(0,) * n)
 
     def bounds(self) -> Bounds:
-        # the winners share +1, the others -1; against the average there is no fixed range
-        return ZERO_SUM_SHARE if self.rules.result != "average" else Bounds()
+        # the winners share +1, the others -1; against the average there is no fixed range.
+        # A turn is its keeps and one row, a keep for each throw after the first, and saved
+        # throws are throws not used before: at most rounds x throws actions a player.
+        length = self.players * len(self.rules.rows) * self.rules.throws
+        utility = ZERO_SUM_SHARE.utility if self.rules.result != "average" else None
+        return Bounds(utility=utility, length=length)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules)
