@@ -54,7 +54,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, TypedDict
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
@@ -65,6 +65,7 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    OutcomeJSON,
     Parts,
     Rules,
     State,
@@ -81,6 +82,7 @@ from kastkopp.games.stakes import (
     Call,
     Fold,
     Ledger,
+    MovementJSON,
     PotRules,
     Raise,
     Refuse,
@@ -229,8 +231,47 @@ ROLL, KEEP, BET, RESPOND, AGREE, DOUBLE, ANSWER, DOUBLE_ROLL, OVER = (
     "roll", "keep", "bet", "respond", "agree", "double", "answer", "double roll", "over")
 
 
+class KnackSaid(TypedDict):
+    """An entry of the history: a seat's action or position, or the table's (seat None)."""
+
+    seat: int | None
+    action: str
+
+
+class _KnackView(TypedDict):
+    game: Literal["knack"]
+    seat: int | None
+    phase: str
+    to_move: int | None
+    throw: int
+    dice: list[list[int]]
+    kept: list[list[int]]
+    positions: list[str]
+    folded: list[int]
+    worst: int | None
+    pot: int
+    balances: list[int]
+    paid_in: list[int]
+    purses: list[int | None]  # None: no limit
+    winners: list[int]
+    won: int
+    share: int
+    asker: int | None
+    movements: list[MovementJSON]
+    history: list[KnackSaid]
+
+
+class KnackView(_KnackView, total=False):
+    """What a seat of a Knack table sees (:meth:`KnackState.view`)."""
+
+    to_call: int  # while betting: what the seat to move owes
+    max_raise: int
+    outcome: OutcomeJSON
+    lang: str  # the reader's language, added by the terminal for :meth:`Knack.render`
+
+
 @dataclass(frozen=True)
-class KnackState(State):
+class KnackState(State[KnackView]):
     game: Knack
     ledger: Ledger
     phase: str = ROLL
@@ -528,9 +569,9 @@ class KnackState(State):
                        scores=tuple(float(b) for b in balances),
                        payoffs=tuple(float(b) for b in balances))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> KnackView:
         mover = self.to_move()
-        view: dict[str, Any] = {
+        view: KnackView = {
             "game": "knack",
             "seat": seat,
             "phase": self.phase,
@@ -569,7 +610,7 @@ def _set(values: tuple[Faces, ...], seat: int, value: Faces) -> tuple[Faces, ...
 
 @register
 @dataclass(frozen=True)
-class Knack(Game):
+class Knack(Game[KnackView]):
     """Knack for 2 to 8 players."""
     action_words: ClassVar[dict[str, dict[str, str]]] = {
         "sv": {"knock": "knacka", "reroll": "rulla", "double": "dubbelknack", "pass": "passa",
@@ -613,7 +654,7 @@ class Knack(Game):
         return [*(Keep(f) for f in range(1, 7)), Reroll(), Knock(), *raises, Call(), AllIn(),
                 Fold(), DoubleKnock(), Pass(), Accept(), Refuse()]
 
-    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def render(self, view: KnackView, names: Sequence[str]) -> str:
         lang = view.get("lang")
         if view["winners"]:
             who = " & ".join(names[s] for s in view["winners"])
@@ -642,7 +683,7 @@ class Knack(Game):
         elif view["phase"] == RESPOND and mover is not None:
             lines.append(spoken(lang, "{name}: call {owed} or fold", name=names[mover],
                                 owed=view["to_call"]))
-        elif view["phase"] == AGREE and mover is not None:
+        elif view["phase"] == AGREE and mover is not None and view["asker"] is not None:
             lines.append(spoken(lang, "{asker} asks to go all-in: {name}, accept or refuse",
                                 asker=names[view["asker"]], name=names[mover]))
         elif view["phase"] == DOUBLE and mover is not None:

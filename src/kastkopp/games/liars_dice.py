@@ -92,7 +92,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, TypedDict
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
@@ -104,9 +104,11 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    OutcomeJSON,
     Parts,
     RuleError,
     Rules,
+    Said,
     State,
     ranking_by,
     register,
@@ -469,8 +471,67 @@ def keep_faces(faces: Iterable[int]) -> tuple[int, ...]:
 ROLL, BID, RESPOND, KEEP, OVER = "roll", "bid", "respond", "keep", "over"
 
 
+class _LiarsRound(TypedDict):
+    round: int
+    bid: str
+    bidder: int
+    caller: int
+    call: str  # dudo or calza
+    holds: bool
+    seat: int  # whose count changed
+    change: int  # a positive change is a loss
+    cups: list[list[int] | None]
+    actions: list[list[int | str]]  # [seat, action] as the round's history said them
+
+
+class LiarsRound(_LiarsRound, total=False):
+    """How a round ended, as the next round's view shows it."""
+
+    cup: list[int]  # Single Hand: the shared cup
+    actual: int  # a bid on a face: how many dice counted
+    wild: bool
+    come_back: bool  # the exact call brought the caller back to the start
+
+
+class _LiarsView(TypedDict):
+    game: Literal["liars_dice"]
+    seat: int | None
+    phase: str
+    to_move: int | None
+    round: int
+    hand: str
+    bids: str
+    loss: str
+    stock: list[int]
+    dice_counts: list[int]
+    alive: list[bool]
+    shown: list[int]
+    out_round: list[int | None]
+    total_dice: int
+    ones_wild: bool
+    palifico: int | None
+    locked_face: int | None
+    exact_calls: bool
+    bid: str | None
+    bidder: int | None
+    history: list[Said]
+    sheet: list[list[int | None]]
+    last_round: LiarsRound | None
+    came_back: list[int]
+
+
+class LiarsView(_LiarsView, total=False):
+    """What a seat at a liar's dice table sees (:meth:`LiarsState.view`)."""
+
+    open_dice: list[int]  # Single Hand: the dice kept openly on the table
+    holder: int | None  # Single Hand: who has looked into the cup
+    your_dice: list[int]
+    outcome: OutcomeJSON
+    lang: str  # the reader's language, added by the terminal for :meth:`LiarsDice.render`
+
+
 @dataclass(frozen=True)
-class LiarsState(State):
+class LiarsState(State[LiarsView]):
     game: LiarsDice
     stock: tuple[int, ...]  # dice (or lives) each seat has left
     cups: tuple[Faces | None, ...]  # this round's cup of each seat (common hand)
@@ -488,7 +549,7 @@ class LiarsState(State):
     open_dice: Faces = ()  # Single Hand: the dice kept openly on the table
     holder: int | None = None  # Single Hand: who has looked into the cup
     came_back: tuple[int, ...] = ()  # the seats that have used their come-back, in order
-    last_round: dict[str, Any] | None = field(default=None, compare=True, hash=False)
+    last_round: LiarsRound | None = field(default=None, compare=True, hash=False)
 
     @property
     def rules(self) -> LiarsRules:
@@ -775,8 +836,10 @@ class LiarsState(State):
             return self._end_round(caller, "calza", self.bidder, 1, True)
         if self.may_come_back(caller):
             state = self._end_round(caller, "calza", caller, 1 - self.rules.start, True)
-            return replace(state, came_back=(*self.came_back, caller),
-                           last_round={**(state.last_round or {}), "come_back": True})
+            assert state.last_round is not None
+            last = state.last_round.copy()
+            last["come_back"] = True
+            return replace(state, came_back=(*self.came_back, caller), last_round=last)
         gain = 1 if self.stock[caller] < self.rules.start else 0
         return self._end_round(caller, "calza", caller, -gain, True)
 
@@ -796,8 +859,9 @@ class LiarsState(State):
         out_round = list(self.out_round)
         if stock[seat] == 0:
             out_round[seat] = self.round
-        last: dict[str, Any] = {
-            "round": self.round + 1, "bid": self.bid.short if self.bid else None,
+        assert self.bid is not None and self.bidder is not None  # a round ends on a call
+        last: LiarsRound = {
+            "round": self.round + 1, "bid": self.bid.short,
             "bidder": self.bidder, "caller": caller, "call": call, "holds": holds,
             "seat": seat, "change": change,
             "cups": [list(c) if c else None for c in self.cups],
@@ -834,9 +898,9 @@ class LiarsState(State):
                        payoffs=payoffs)
 
     # -- knowing -------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> LiarsView:
         n = self.game.players
-        view: dict[str, Any] = {
+        view: LiarsView = {
             "game": "liars_dice",
             "seat": seat,
             "phase": self.phase,
@@ -891,7 +955,7 @@ class LiarsState(State):
 
 @register
 @dataclass(frozen=True)
-class LiarsDice(Game):
+class LiarsDice(Game[LiarsView]):
     """Liar's dice for 2 to 10 players, from Lögnare to Perudo, Common and Single Hand."""
     action_words: ClassVar[dict[str, dict[str, str]]] = {
         "sv": {"bid": "bud"}, "da": {"bid": "byd"}}
@@ -990,7 +1054,7 @@ class LiarsDice(Game):
         return actions
 
     # -- the terminal ------------------------------------------------------------------
-    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def render(self, view: LiarsView, names: Sequence[str]) -> str:
         lives, lang = view["loss"] == "life", view.get("lang")
         if view["phase"] == "over":
             lines = [spoken(lang, "After {rounds} rounds", rounds=view["round"] - 1)]
@@ -1016,7 +1080,7 @@ class LiarsDice(Game):
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: "
                          f"{self.told_action(entry['action'], lang)}")
-        if view["bid"] is not None:
+        if view["bid"] is not None and view["bidder"] is not None:
             lines.append(spoken(lang, "Bid: {bid} by {name}", bid=view["bid"],
                                 name=names[view["bidder"]]))
         if view.get("open_dice"):
@@ -1033,7 +1097,7 @@ class LiarsDice(Game):
         return "\n".join(lines)
 
     @staticmethod
-    def _sheet(view: dict[str, Any], names: Sequence[str]) -> list[str]:
+    def _sheet(view: LiarsView, names: Sequence[str]) -> list[str]:
         """The score sheet: a cell per round (+1 a loss, -1 won back, blank once out)."""
         lang = view.get("lang")
         shown = view["shown"]
@@ -1049,14 +1113,14 @@ class LiarsDice(Game):
         return lines
 
     @staticmethod
-    def _standing(view: dict[str, Any], seat: int, names: Sequence[str]) -> str:
+    def _standing(view: LiarsView, seat: int, names: Sequence[str]) -> str:
         if view["alive"][seat]:
             return f"{names[seat]} ({view['stock'][seat]})"
         return spoken(view.get("lang"), "{name} out (round {round})", name=names[seat],
                       round=(view["out_round"][seat] or 0) + 1)
 
     @staticmethod
-    def _last_round(last: dict[str, Any], names: Sequence[str], lives: bool,
+    def _last_round(last: LiarsRound, names: Sequence[str], lives: bool,
                     lang: str | None = None) -> list[str]:
         bidder, caller = names[last["bidder"]], names[last["caller"]]
         if "actual" in last:
