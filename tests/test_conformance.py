@@ -192,3 +192,22 @@ def test_payoffs_stay_within_the_games_declared_bounds(name, preset, players):
             finished += 1
             assert all(low <= p <= high for p in table.outcome().payoffs)
     assert finished
+
+
+LENGTH_BOUNDED = [param for param in CONFIGS if load(param.values[0], preset=param.values[1],
+                                                     players=param.values[2]).bounds().length]
+
+
+def test_some_games_declare_a_length():
+    """The length test below is not vacuous: games whose rules fix a length declare it."""
+    assert {param.values[0] for param in LENGTH_BOUNDED} >= {"yatzy", "liars_dice"}
+
+
+@pytest.mark.parametrize(("name", "preset", "players"), LENGTH_BOUNDED)
+def test_games_end_within_their_declared_length(name, preset, players):
+    length = load(name, preset=preset, players=players).bounds().length
+    for seed in range(8):
+        steps = list(random_game(name, preset, players, seed, steps=length + 1))
+        table, actions = steps[-1][0], len(steps) - 1  # the last step takes no action
+        assert table.state.is_over(), f"not over after {length} actions, the declared most"
+        assert actions <= length

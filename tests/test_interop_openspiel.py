@@ -63,6 +63,12 @@ def test_every_registered_game_is_a_pyspiel_game():
         assert adapter.spiel_name(name) in names
 
 
+def test_the_declared_game_length_is_the_games_own_where_its_rules_fix_one():
+    declared = load("yatzy", preset="maxi", players=2).bounds().length
+    assert declared and spiel_game("yatzy", "maxi", 2).max_game_length() == declared
+    assert spiel_game("knack", None, 2).max_game_length() == adapter.MAX_GAME_LENGTH
+
+
 @pytest.mark.parametrize(("name", "preset", "players"), CONFIGS)
 def test_openspiel_random_simulation_test_passes_with_serialisation(name, preset, players):
     pyspiel.random_sim_test(spiel_game(name, preset, players), num_sims=1, serialize=True,

@@ -25,11 +25,13 @@ from kastkopp.games.liars_dice import (
     HANDS,
     Bid,
     Calza,
+    CommonHandState,
     Dudo,
     Hand,
     HandBid,
     LiarsRules,
     LiarsState,
+    SingleHandState,
     best_hand,
     parse_hand,
 )
@@ -912,3 +914,18 @@ def test_kastkopp_odds_for_a_bid_and_a_one_line_error_for_a_bad_parameter():
     bad = runner.invoke(app, ["odds", "liars_dice", "unseen=ten"])
     assert bad.exit_code == 2 and "whole numbers" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("preset", "rules", "kind"), [
+    ("single_hand", {}, SingleHandState), ("perudo", {}, CommonHandState),
+    ("common_hand", {}, CommonHandState), ("lognare", {"hand": "single", "loss": "life"},
+                                          SingleHandState)])
+def test_the_hand_rule_picks_the_state_class_and_it_stays_through_play(preset, rules, kind):
+    table = Table(game(preset, 3, **rules), dice=SeededDice(4))
+    rng = random.Random(4)
+    while not table.state.is_over():
+        assert type(table.state) is kind
+        seat = table.state.to_move()
+        assert seat is not None
+        table.act(seat, rng.choice(table.state.legal_actions()))
+    assert type(table.state) is kind and type(Table.loads(table.dumps()).state) is kind

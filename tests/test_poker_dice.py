@@ -490,3 +490,17 @@ def test_the_strong_bot_believes_a_claim_made_without_rerolling_more():
     rerolled = rerolled.apply("announce 3K A Q")
     assert bot.claim_true(rerolled.view(0), h("3K A Q")) == pytest.approx(
         bot.reached_fresh(h("3K A Q"), 2))
+
+
+def test_without_the_five_aces_rule_a_game_ends_within_its_declared_length():
+    game = load("poker_dice", five_aces=False)
+    length = game.bounds().length
+    assert length is not None and load("poker_dice").bounds().length is None
+    for seed in range(20):
+        table = Table(game, dice=SeededDice(seed))
+        rng = random.Random(seed)
+        actions = 0
+        while not table.state.is_over() and actions <= length:
+            table.act(table.state.to_move(), rng.choice(table.state.legal_actions()))
+            actions += 1
+        assert table.state.is_over() and actions <= length

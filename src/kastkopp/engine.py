@@ -32,9 +32,9 @@ import importlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from kastkopp.dice import (
     Contribution,
@@ -379,6 +379,15 @@ class Chance:
     private: bool = False
 
 
+class OutcomeJSON(TypedDict):
+    """:meth:`Outcome.to_json`, as views and logs carry it."""
+
+    ranking: list[list[int]]
+    scores: list[float]
+    payoffs: list[float]
+    reason: str
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.
@@ -408,7 +417,7 @@ class Outcome:
             ahead += len(group)
         raise ValueError(f"seat {seat} is not in the ranking")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OutcomeJSON:
         return {"ranking": [list(g) for g in self.ranking], "scores": list(self.scores),
                 "payoffs": list(self.payoffs), "reason": self.reason}
 
@@ -444,15 +453,27 @@ def winner_takes_all(players: int, winner: int) -> tuple[float, ...]:
 
 
 S = TypeVar("S", bound="State")
+# A game's view: each game declares it as a TypedDict beside its state, so that mypy checks
+# the keys its ``view`` writes and its ``render`` reads.
+V = TypeVar("V", bound=Mapping[str, Any])
+
+
+class Said(TypedDict):
+    """An entry of a view's ``history``: who did what, in notation."""
+
+    seat: int
+    action: str
 
 
 @dataclass(frozen=True)
 class Bounds:
     """What a game under its rules can never exceed, for adapters that declare it before
-    play (OpenSpiel): the range of any seat's payoff. ``None``: the rules set no such bound
-    (pot games' stakes, points against the average)."""
+    play (OpenSpiel): the range of any seat's payoff, and the most actions the seats take in
+    one game (the dice rolled are not counted). ``None``: the rules set no such bound (pot
+    games' stakes, points against the average; dice thrown again as often as they tie)."""
 
     utility: tuple[float, float] | None = None
+    length: int | None = None
 
 
 ZERO_SUM_SHARE = Bounds(utility=(-1.0, 1.0))  # winner_takes_all and its ties
@@ -483,8 +504,9 @@ class Parts:
 
 
 @dataclass(frozen=True)
-class Game(ABC):
-    """A game with its house rules and number of players. Subclasses register themselves."""
+class Game(ABC, Generic[V]):
+    """A game with its house rules and number of players. Subclasses register themselves,
+    each with its view's TypedDict as ``V`` (``class Mia(Game[MiaView])``)."""
 
     rules: Rules
     players: int
@@ -513,7 +535,7 @@ class Game(ABC):
                             most=self.max_players, players=self.players)
         self.check_players()
 
-    def check_players(self) -> None:  # noqa: B027 - an optional hook
+    def check_players(self) -> None:  # an optional hook
         """Extra checks on the player count under these rules; raise :class:`RuleError`."""
 
     @abstractmethod
@@ -532,7 +554,7 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def render(self, view: V, names: Sequence[str]) -> str:
         """A view as text for the terminal."""
 
     def told_action(self, text: str, lang: str | None) -> str:
@@ -565,8 +587,9 @@ class Game(ABC):
 
 
 @dataclass(frozen=True)
-class State(ABC):
-    """A position of a game. Immutable: :meth:`apply` and :meth:`resolve` return new states."""
+class State(ABC, Generic[V]):
+    """A position of a game. Immutable: :meth:`apply` and :meth:`resolve` return new states.
+    ``V`` is the TypedDict its :meth:`view` returns."""
 
     game: Game
 
@@ -642,7 +665,7 @@ class State(ABC):
 
     # -- knowing ---------------------------------------------------------------------
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> V:
         """Exactly what ``seat`` may know, JSON-ready; ``None`` is a spectator."""
 
     def penalty(self: S, seat: int, reason: str) -> S:

@@ -7,7 +7,7 @@ Loaded by the commands that play (``play`` and the match formats), never by ``--
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import typer
@@ -24,7 +24,7 @@ from kastkopp.cli.support import (
 from kastkopp.engine import Action, Game, IllegalAction, Player, Table
 
 
-def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> str:
+def board(game: Game, view: Mapping[str, Any], names: Sequence[str]) -> str:
     """A view as the game draws it, in the player's language when it is not English."""
     lang = language()
     return game.render(view if lang == "en" else {**view, "lang": lang}, names)

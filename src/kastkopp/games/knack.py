@@ -54,16 +54,18 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, TypedDict
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
     Message,
     Outcome,
+    OutcomeJSON,
     Parts,
     Rules,
     State,
@@ -80,6 +82,7 @@ from kastkopp.games.stakes import (
     Call,
     Fold,
     Ledger,
+    MovementJSON,
     PotRules,
     Raise,
     Refuse,
@@ -228,8 +231,47 @@ ROLL, KEEP, BET, RESPOND, AGREE, DOUBLE, ANSWER, DOUBLE_ROLL, OVER = (
     "roll", "keep", "bet", "respond", "agree", "double", "answer", "double roll", "over")
 
 
+class KnackSaid(TypedDict):
+    """An entry of the history: a seat's action or position, or the table's (seat None)."""
+
+    seat: int | None
+    action: str
+
+
+class _KnackView(TypedDict):
+    game: Literal["knack"]
+    seat: int | None
+    phase: str
+    to_move: int | None
+    throw: int
+    dice: list[list[int]]
+    kept: list[list[int]]
+    positions: list[str]
+    folded: list[int]
+    worst: int | None
+    pot: int
+    balances: list[int]
+    paid_in: list[int]
+    purses: list[int | None]  # None: no limit
+    winners: list[int]
+    won: int
+    share: int
+    asker: int | None
+    movements: list[MovementJSON]
+    history: list[KnackSaid]
+
+
+class KnackView(_KnackView, total=False):
+    """What a seat of a Knack table sees (:meth:`KnackState.view`)."""
+
+    to_call: int  # while betting: what the seat to move owes
+    max_raise: int
+    outcome: OutcomeJSON
+    lang: str  # the reader's language, added by the terminal for :meth:`Knack.render`
+
+
 @dataclass(frozen=True)
-class KnackState(State):
+class KnackState(State[KnackView]):
     game: Knack
     ledger: Ledger
     phase: str = ROLL
@@ -527,9 +569,9 @@ class KnackState(State):
                        scores=tuple(float(b) for b in balances),
                        payoffs=tuple(float(b) for b in balances))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> KnackView:
         mover = self.to_move()
-        view: dict[str, Any] = {
+        view: KnackView = {
             "game": "knack",
             "seat": seat,
             "phase": self.phase,
@@ -568,7 +610,7 @@ def _set(values: tuple[Faces, ...], seat: int, value: Faces) -> tuple[Faces, ...
 
 @register
 @dataclass(frozen=True)
-class Knack(Game):
+class Knack(Game[KnackView]):
     """Knack for 2 to 8 players."""
     action_words: ClassVar[dict[str, dict[str, str]]] = {
         "sv": {"knock": "knacka", "reroll": "rulla", "double": "dubbelknack", "pass": "passa",
@@ -602,12 +644,17 @@ class Knack(Game):
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def bounds(self) -> Bounds:
+        # the stakes are the players' money, and the dice are thrown again until someone
+        # has three of a kind, however many throws that takes: no bound on either
+        return Bounds()
+
     def all_actions(self) -> list[Action]:
         raises = (Raise(n) for n in range(1, self.rules.largest_purse + 1))
         return [*(Keep(f) for f in range(1, 7)), Reroll(), Knock(), *raises, Call(), AllIn(),
                 Fold(), DoubleKnock(), Pass(), Accept(), Refuse()]
 
-    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def render(self, view: KnackView, names: Sequence[str]) -> str:
         lang = view.get("lang")
         if view["winners"]:
             who = " & ".join(names[s] for s in view["winners"])
@@ -636,7 +683,7 @@ class Knack(Game):
         elif view["phase"] == RESPOND and mover is not None:
             lines.append(spoken(lang, "{name}: call {owed} or fold", name=names[mover],
                                 owed=view["to_call"]))
-        elif view["phase"] == AGREE and mover is not None:
+        elif view["phase"] == AGREE and mover is not None and view["asker"] is not None:
             lines.append(spoken(lang, "{asker} asks to go all-in: {name}, accept or refuse",
                                 asker=names[view["asker"]], name=names[mover]))
         elif view["phase"] == DOUBLE and mover is not None:

@@ -87,12 +87,13 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from abc import abstractmethod
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, Self, TypedDict
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
@@ -104,9 +105,11 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    OutcomeJSON,
     Parts,
     RuleError,
     Rules,
+    Said,
     State,
     ranking_by,
     register,
@@ -469,11 +472,77 @@ def keep_faces(faces: Iterable[int]) -> tuple[int, ...]:
 ROLL, BID, RESPOND, KEEP, OVER = "roll", "bid", "respond", "keep", "over"
 
 
+class _LiarsRound(TypedDict):
+    round: int
+    bid: str
+    bidder: int
+    caller: int
+    call: str  # dudo or calza
+    holds: bool
+    seat: int  # whose count changed
+    change: int  # a positive change is a loss
+    cups: list[list[int] | None]
+    actions: list[list[int | str]]  # [seat, action] as the round's history said them
+
+
+class LiarsRound(_LiarsRound, total=False):
+    """How a round ended, as the next round's view shows it."""
+
+    cup: list[int]  # Single Hand: the shared cup
+    actual: int  # a bid on a face: how many dice counted
+    wild: bool
+    come_back: bool  # the exact call brought the caller back to the start
+
+
+class _LiarsView(TypedDict):
+    game: Literal["liars_dice"]
+    seat: int | None
+    phase: str
+    to_move: int | None
+    round: int
+    hand: str
+    bids: str
+    loss: str
+    stock: list[int]
+    dice_counts: list[int]
+    alive: list[bool]
+    shown: list[int]
+    out_round: list[int | None]
+    total_dice: int
+    ones_wild: bool
+    palifico: int | None
+    locked_face: int | None
+    exact_calls: bool
+    bid: str | None
+    bidder: int | None
+    history: list[Said]
+    sheet: list[list[int | None]]
+    last_round: LiarsRound | None
+    came_back: list[int]
+
+
+class LiarsView(_LiarsView, total=False):
+    """What a seat at a liar's dice table sees (:meth:`LiarsState.view`)."""
+
+    open_dice: list[int]  # Single Hand: the dice kept openly on the table
+    holder: int | None  # Single Hand: who has looked into the cup
+    your_dice: list[int]
+    outcome: OutcomeJSON
+    lang: str  # the reader's language, added by the terminal for :meth:`LiarsDice.render`
+
+
 @dataclass(frozen=True)
-class LiarsState(State):
+class LiarsState(State[LiarsView]):
+    """What every liar's dice table shares: bids, calls, rounds and their losses.
+
+    How the dice are held is the variant's: a cup each (:class:`CommonHandState`) or one
+    shared cup passed on (:class:`SingleHandState`); :meth:`LiarsDice.new_state` picks it by
+    the ``hand`` rule.
+    """
+
     game: LiarsDice
     stock: tuple[int, ...]  # dice (or lives) each seat has left
-    cups: tuple[Faces | None, ...]  # this round's cup of each seat (common hand)
+    cups: tuple[Faces | None, ...]  # this round's cup of each seat (none in Single Hand)
     player: int = 0  # who bids, answers or rolls next; at a round's start its opener
     phase: str = ROLL
     round: int = 0  # rounds finished
@@ -484,19 +553,14 @@ class LiarsState(State):
     history: tuple[tuple[int, str], ...] = ()  # this round's public actions
     sheet: tuple[tuple[int | None, ...], ...] = ()  # per round, each seat's cell
     out_round: tuple[int | None, ...] = ()
-    cup: Faces = ()  # Single Hand: the shared cup (open dice included)
-    open_dice: Faces = ()  # Single Hand: the dice kept openly on the table
-    holder: int | None = None  # Single Hand: who has looked into the cup
     came_back: tuple[int, ...] = ()  # the seats that have used their come-back, in order
-    last_round: dict[str, Any] | None = field(default=None, compare=True, hash=False)
+    last_round: LiarsRound | None = field(default=None, compare=True, hash=False)
+
+    single: ClassVar[bool] = False  # one shared cup (Single Hand)
 
     @property
     def rules(self) -> LiarsRules:
         return self.game.rules
-
-    @property
-    def single(self) -> bool:
-        return self.rules.hand == "single"
 
     def alive(self, seat: int) -> bool:
         return self.stock[seat] > 0
@@ -512,64 +576,36 @@ class LiarsState(State):
                 return other
         return seat
 
+    @abstractmethod
     def hand_size(self, seat: int) -> int:
-        """How many dice ``seat`` rolls: its dice left, or all of them in lives mode."""
-        if not self.alive(seat) or self.single:
-            return 0
-        return self.rules.dice if self.rules.loss == "life" else self.stock[seat]
+        """How many dice ``seat`` rolls into a cup of its own."""
 
+    @abstractmethod
     def total_dice(self) -> int:
-        """The dice bids are about: every cup on the table, or the shared cup."""
-        if self.single:
-            return self.rules.dice
-        return sum(self.hand_size(s) for s in range(self.game.players))
+        """The dice bids are about."""
 
     @property
     def wild(self) -> bool:
         """Whether ones are wild this round (never in a palifico round)."""
         return self.rules.ones_wild and self.palifico is None
 
+    @abstractmethod
     def all_dice(self) -> list[int]:
-        if self.single:
-            return list(self.cup)
-        return [d for cup in self.cups if cup for d in cup]
+        """Every die a bid is counted on."""
 
     # -- protocol ------------------------------------------------------------------
     def to_move(self) -> int | None:
         return self.player if self.phase in (BID, RESPOND, KEEP) else None
 
     def chance(self) -> Chance | None:
-        if self.phase != ROLL:
-            return None
-        if self.single:
-            return Chance(seat=self.player, count=self.rules.dice - len(self.cup), private=True)
-        seat = self._next_to_roll()
-        assert seat is not None
-        return Chance(seat=seat, count=self.hand_size(seat), sides=self.rules.faces,
-                      private=True)
+        return self._roll() if self.phase == ROLL else None
 
-    def _next_to_roll(self) -> int | None:
-        n = self.game.players
-        for step in range(n):
-            seat = (self.player + step) % n
-            if self.alive(seat) and self.cups[seat] is None:
-                return seat
-        return None
+    @abstractmethod
+    def _roll(self) -> Chance:
+        """The dice to roll next, while the phase is rolling."""
 
     def is_over(self) -> bool:
         return self.phase == OVER
-
-    def _resolve(self, faces: Faces) -> LiarsState:
-        if self.single:
-            return replace(self, cup=(*self.cup, *faces), holder=self.player, phase=BID)
-        seat = self._next_to_roll()
-        assert seat is not None
-        cups = list(self.cups)
-        cups[seat] = tuple(faces)
-        state = replace(self, cups=tuple(cups))
-        if state._next_to_roll() is None:
-            return replace(state, phase=BID)
-        return state
 
     # -- bidding -------------------------------------------------------------------
     def legal_bids(self) -> list[AnyBid]:
@@ -597,24 +633,16 @@ class LiarsState(State):
 
     def legal_actions(self) -> list[Action]:
         if self.phase == BID:
-            actions: list[Action] = list(self.legal_bids())
-            if self.bid is not None and not self.single:
-                actions.append(Dudo())
-                if self.can_calza():
-                    actions.append(Calza())
-            return actions
-        if self.phase == RESPOND:
-            actions = [Dudo()]
-            if self.legal_bids():
-                actions.insert(0, Accept())
-            if self.can_calza():
-                actions.append(Calza())
-            return actions
-        if self.phase == KEEP:
-            kept = {keep_faces(c) for size in range(len(self.cup) + 1)
-                    for c in itertools.combinations(self.cup, size)}
-            return [Keep(k) for k in sorted(kept, key=lambda k: (len(k), k))]
+            return [*self.legal_bids(), *self._calls_while_bidding()]
         return []
+
+    def _calls_while_bidding(self) -> list[Action]:
+        """The calls on the bid standing that the seat to move may make instead of bidding."""
+        return []
+
+    def _calls(self) -> list[Action]:
+        """``dudo``, and ``calza`` where exact calls are allowed."""
+        return [Dudo(), Calza()] if self.can_calza() else [Dudo()]
 
     def default_action(self) -> Action:
         """Out of time: challenge the bid standing, open with the smallest bid, keep every
@@ -650,14 +678,7 @@ class LiarsState(State):
 
     def now(self) -> Message:
         """What the player to move may do, as a refusal ends."""
-        if self.phase == RESPOND:
-            return Message("'accept' the cup or challenge with 'dudo'")
-        if self.phase == KEEP:
-            return Message("keep some dice and reroll the rest ('keep 6 6', or 'keep none')")
-        if self.bid is None or self.single:
-            return self.smallest_bids()
-        return Message("{smallest}, or challenge with 'dudo'",
-                       {"smallest": self.smallest_bids()})
+        return self.smallest_bids()
 
     def _refuse_bid(self, bid: AnyBid) -> IllegalAction:
         smallest = self.smallest_bids()
@@ -667,12 +688,8 @@ class LiarsState(State):
                                  example=example, smallest=smallest)
         total = self.total_dice()
         size = bid.count if isinstance(bid, Bid) else bid.hand.size
-        if size > total and self.single:
-            return IllegalAction("there are only {total} dice in the cup; {smallest}",
-                                 total=total, smallest=smallest)
         if size > total:
-            return IllegalAction("there are only {total} dice on the table; {smallest}",
-                                 total=total, smallest=smallest)
+            return self._more_than_there_are(total, smallest)
         if isinstance(bid, Bid) and self.locked is not None and bid.face != self.locked:
             return IllegalAction("palifico: the face is locked to {face}s and only the count "
                                  "rises; {smallest}", face=self.locked, smallest=smallest)
@@ -682,38 +699,29 @@ class LiarsState(State):
         return IllegalAction("{bid} is not higher than {last}; {smallest}", bid=bid.short,
                              last=self.bid.short, smallest=smallest)
 
-    def _apply(self, action: Action) -> LiarsState:
+    @abstractmethod
+    def _more_than_there_are(self, total: int, smallest: Message) -> IllegalAction:
+        """The refusal of a bid on more dice than ``total``, all there are."""
+
+    def _apply(self, action: Action) -> Self:
         seat = self.player
-        if self.phase == KEEP:
-            if not isinstance(action, Keep):
-                raise IllegalAction("you have accepted the cup: keep some dice and reroll the "
-                                    "rest (e.g. 'keep 6 6', or 'keep none' to reroll all)")
-            return self._keep(seat, action)
         if isinstance(action, Keep):
             raise IllegalAction("you can only keep dice after accepting the cup; {now}",
                                 now=self.now())
         if isinstance(action, (Bid, HandBid)):
-            if self.phase == RESPOND:
-                raise IllegalAction("accept the cup first (then keep, reroll and bid), or "
-                                    "challenge with 'dudo'")
             if action not in self.legal_bids():
                 raise self._refuse_bid(action)
             return self._bid(seat, action)
         if isinstance(action, Accept):
-            if self.phase != RESPOND:
-                raise IllegalAction("there is no cup passed to you to accept; {now}",
-                                    now=self.now())
-            if not self.legal_bids():
-                raise IllegalAction("nothing beats {bid}: challenge with 'dudo'",
-                                    bid=self.bid.short if self.bid else "")
-            return replace(self, phase=KEEP, holder=seat,
-                           history=(*self.history, (seat, "accept")))
+            raise IllegalAction("there is no cup passed to you to accept; {now}",
+                                now=self.now())
         if self.bid is None or self.bidder is None:
             raise IllegalAction("there is no bid to challenge yet; open with a bid "
                                 "({smallest})", smallest=self.smallest_bids())
-        if self.single and self.phase == BID:
-            raise IllegalAction("you took the cup: now bid higher ({smallest})",
-                                smallest=self.smallest_bids())
+        return self._call(seat, action)
+
+    def _call(self, seat: int, action: Action) -> Self:
+        """A call on the bid standing: ``dudo`` or ``calza``."""
         if isinstance(action, Dudo):
             return self._challenge(seat)
         if isinstance(action, Calza):
@@ -725,25 +733,17 @@ class LiarsState(State):
             return self._exact(seat)
         raise IllegalAction("'{action}' is not a liar's dice action", action=str(action))
 
-    def _bid(self, seat: int, bid: AnyBid) -> LiarsState:
+    def _bid(self, seat: int, bid: AnyBid) -> Self:
         locked = self.locked
         if self.palifico is not None and locked is None and isinstance(bid, Bid):
             locked = bid.face
         state = replace(self, bid=bid, bidder=seat, locked=locked,
                         history=(*self.history, (seat, str(bid))))
-        if self.single:
-            return replace(state, phase=RESPOND, player=self.next_alive(seat))
-        return replace(state, player=self.next_alive(seat))
+        return state._passed_on(self.next_alive(seat))
 
-    def _keep(self, seat: int, action: Keep) -> LiarsState:
-        if action not in self.legal_actions():
-            raise IllegalAction("the cup holds {dice}: keep some of those dice (or 'keep "
-                                "none')", dice=" ".join(map(str, keep_faces(self.cup))))
-        state = replace(self, cup=action.faces, open_dice=action.faces,
-                        history=(*self.history, (seat, str(action))))
-        if len(action.faces) == self.rules.dice:
-            return replace(state, phase=BID)
-        return replace(state, phase=ROLL)
+    @abstractmethod
+    def _passed_on(self, seat: int) -> Self:
+        """After a bid: ``seat``, the next player, has the turn."""
 
     # -- lifting the cups ------------------------------------------------------------
     def actual(self) -> int:
@@ -757,7 +757,7 @@ class LiarsState(State):
         assert isinstance(self.bid, Bid)
         return self.actual() >= self.bid.count
 
-    def _challenge(self, caller: int) -> LiarsState:
+    def _challenge(self, caller: int) -> Self:
         assert self.bid is not None and self.bidder is not None
         holds = self._holds()
         loser = caller if holds else self.bidder
@@ -766,7 +766,7 @@ class LiarsState(State):
             cost = max(1, abs(self.actual() - self.bid.count))
         return self._end_round(caller, "dudo", loser, cost, holds)
 
-    def _exact(self, caller: int) -> LiarsState:
+    def _exact(self, caller: int) -> Self:
         assert isinstance(self.bid, Bid) and self.bidder is not None
         right = self.actual() == self.bid.count
         if not right:
@@ -775,8 +775,10 @@ class LiarsState(State):
             return self._end_round(caller, "calza", self.bidder, 1, True)
         if self.may_come_back(caller):
             state = self._end_round(caller, "calza", caller, 1 - self.rules.start, True)
-            return replace(state, came_back=(*self.came_back, caller),
-                           last_round={**(state.last_round or {}), "come_back": True})
+            assert state.last_round is not None
+            last = state.last_round.copy()
+            last["come_back"] = True
+            return replace(state, came_back=(*self.came_back, caller), last_round=last)
         gain = 1 if self.stock[caller] < self.rules.start else 0
         return self._end_round(caller, "calza", caller, -gain, True)
 
@@ -785,7 +787,7 @@ class LiarsState(State):
         return self.rules.come_back and self.stock[seat] == 1 and seat not in self.came_back
 
     def _end_round(self, caller: int, call: str, seat: int, change: int,
-                   holds: bool) -> LiarsState:
+                   holds: bool) -> Self:
         """One seat's count changes by ``change`` (a positive change is a loss)."""
         stock = list(self.stock)
         change = min(change, stock[seat])
@@ -796,23 +798,23 @@ class LiarsState(State):
         out_round = list(self.out_round)
         if stock[seat] == 0:
             out_round[seat] = self.round
-        last: dict[str, Any] = {
-            "round": self.round + 1, "bid": self.bid.short if self.bid else None,
+        assert self.bid is not None and self.bidder is not None  # a round ends on a call
+        last: LiarsRound = {
+            "round": self.round + 1, "bid": self.bid.short,
             "bidder": self.bidder, "caller": caller, "call": call, "holds": holds,
             "seat": seat, "change": change,
             "cups": [list(c) if c else None for c in self.cups],
             "actions": [list(h) for h in self.history],
         }
-        if self.single:
-            last["cup"] = list(self.cup)
+        self._record_dice(last)
         if isinstance(self.bid, Bid):
             last["actual"] = self.actual()
             last["wild"] = self.wild
         state = replace(self, stock=tuple(stock), sheet=(*self.sheet, row),
                         out_round=tuple(out_round), round=self.round + 1,
                         cups=(None,) * self.game.players, bid=None, bidder=None,
-                        palifico=None, locked=None, history=(), cup=(), open_dice=(),
-                        holder=None, last_round=last)
+                        palifico=None, locked=None, history=(), last_round=last,
+                        **self._new_round())
         if state.players_left() <= 1:
             return replace(state, phase=OVER)
         starts = seat if state.alive(seat) else state.next_alive(seat)
@@ -820,6 +822,13 @@ class LiarsState(State):
         if self.rules.palifico and before > 1 and stock[seat] == 1:
             palifico = seat
         return replace(state, phase=ROLL, player=starts, palifico=palifico)
+
+    def _record_dice(self, last: LiarsRound) -> None:
+        """Add the dice of the round, beyond the cups, to its record."""
+
+    def _new_round(self) -> dict[str, Any]:
+        """The fields of the variant's own that a new round starts afresh."""
+        return {}
 
     # -- the end -----------------------------------------------------------------------
     def outcome(self) -> Outcome:
@@ -834,9 +843,9 @@ class LiarsState(State):
                        payoffs=payoffs)
 
     # -- knowing -------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> LiarsView:
         n = self.game.players
-        view: dict[str, Any] = {
+        view: LiarsView = {
             "game": "liars_dice",
             "seat": seat,
             "phase": self.phase,
@@ -862,28 +871,188 @@ class LiarsState(State):
             "last_round": self.last_round,
             "came_back": list(self.came_back),
         }
-        if self.single:
-            view["open_dice"] = list(self.open_dice)
-            view["holder"] = self.holder
-            if seat is not None and seat == self.holder and self.phase in (BID, RESPOND, KEEP):
-                view["your_dice"] = sorted(self.cup)
-        elif seat is not None and self.cups[seat] is not None:
-            view["your_dice"] = sorted(self.cups[seat] or ())
+        self._show_dice(view, seat)
         if self.phase == OVER:
             view["outcome"] = self.outcome().to_json()
         return view
 
-    def resample_hidden(self, seat: int | None, rng: random.Random) -> LiarsState:
-        if self.single:
-            if seat == self.holder or len(self.cup) == len(self.open_dice):
-                return self
-            hidden = len(self.cup) - len(self.open_dice)
-            fresh = tuple(rng.randint(1, 6) for _ in range(hidden))
-            return replace(self, cup=(*self.open_dice, *fresh))
+    @abstractmethod
+    def _show_dice(self, view: LiarsView, seat: int | None) -> None:
+        """Add the dice ``seat`` may see to its view."""
+
+
+@dataclass(frozen=True)
+class CommonHandState(LiarsState):
+    """A cup each: every player rolls their own dice, and bids are about all of them."""
+
+    def hand_size(self, seat: int) -> int:
+        """How many dice ``seat`` rolls: its dice left, or all of them in lives mode."""
+        if not self.alive(seat):
+            return 0
+        return self.rules.dice if self.rules.loss == "life" else self.stock[seat]
+
+    def total_dice(self) -> int:
+        """Every cup on the table."""
+        return sum(self.hand_size(s) for s in range(self.game.players))
+
+    def all_dice(self) -> list[int]:
+        return [d for cup in self.cups if cup for d in cup]
+
+    def _roll(self) -> Chance:
+        seat = self._next_to_roll()
+        assert seat is not None
+        return Chance(seat=seat, count=self.hand_size(seat), sides=self.rules.faces,
+                      private=True)
+
+    def _next_to_roll(self) -> int | None:
+        n = self.game.players
+        for step in range(n):
+            seat = (self.player + step) % n
+            if self.alive(seat) and self.cups[seat] is None:
+                return seat
+        return None
+
+    def _resolve(self, faces: Faces) -> Self:
+        seat = self._next_to_roll()
+        assert seat is not None
+        cups = list(self.cups)
+        cups[seat] = tuple(faces)
+        state = replace(self, cups=tuple(cups))
+        if state._next_to_roll() is None:
+            return replace(state, phase=BID)
+        return state
+
+    def _calls_while_bidding(self) -> list[Action]:
+        # the next player bids higher or calls the bid standing
+        return self._calls() if self.bid is not None else []
+
+    def now(self) -> Message:
+        if self.bid is None:
+            return self.smallest_bids()
+        return Message("{smallest}, or challenge with 'dudo'",
+                       {"smallest": self.smallest_bids()})
+
+    def _more_than_there_are(self, total: int, smallest: Message) -> IllegalAction:
+        return IllegalAction("there are only {total} dice on the table; {smallest}",
+                             total=total, smallest=smallest)
+
+    def _passed_on(self, seat: int) -> Self:
+        return replace(self, player=seat)
+
+    def _show_dice(self, view: LiarsView, seat: int | None) -> None:
+        if seat is not None and self.cups[seat] is not None:
+            view["your_dice"] = sorted(self.cups[seat] or ())
+
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
         cups = tuple(cup if cup is None or s == seat
                      else tuple(rng.randint(1, self.rules.faces) for _ in cup)
                      for s, cup in enumerate(self.cups))
         return replace(self, cups=cups)
+
+
+@dataclass(frozen=True)
+class SingleHandState(LiarsState):
+    """One shared cup: the active player rolls it and bids on it unseen by the others; the
+    next accepts it (looks, keeps some dice openly, rerolls the rest and bids higher) or
+    calls the bid."""
+
+    cup: Faces = ()  # the shared cup (open dice included)
+    open_dice: Faces = ()  # the dice kept openly on the table
+    holder: int | None = None  # who has looked into the cup
+
+    single: ClassVar[bool] = True
+
+    def hand_size(self, seat: int) -> int:
+        return 0  # nobody holds dice of their own
+
+    def total_dice(self) -> int:
+        """The shared cup."""
+        return self.rules.dice
+
+    def all_dice(self) -> list[int]:
+        return list(self.cup)
+
+    def _roll(self) -> Chance:
+        return Chance(seat=self.player, count=self.rules.dice - len(self.cup), private=True)
+
+    def _resolve(self, faces: Faces) -> Self:
+        return replace(self, cup=(*self.cup, *faces), holder=self.player, phase=BID)
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase == RESPOND:
+            return [Accept(), *self._calls()] if self.legal_bids() else self._calls()
+        if self.phase == KEEP:
+            kept = {keep_faces(c) for size in range(len(self.cup) + 1)
+                    for c in itertools.combinations(self.cup, size)}
+            return [Keep(k) for k in sorted(kept, key=lambda k: (len(k), k))]
+        return super().legal_actions()  # having taken the cup, only a higher bid
+
+    def now(self) -> Message:
+        if self.phase == RESPOND:
+            return Message("'accept' the cup or challenge with 'dudo'")
+        if self.phase == KEEP:
+            return Message("keep some dice and reroll the rest ('keep 6 6', or 'keep none')")
+        return self.smallest_bids()
+
+    def _more_than_there_are(self, total: int, smallest: Message) -> IllegalAction:
+        return IllegalAction("there are only {total} dice in the cup; {smallest}",
+                             total=total, smallest=smallest)
+
+    def _apply(self, action: Action) -> Self:
+        seat = self.player
+        if self.phase == KEEP:
+            if not isinstance(action, Keep):
+                raise IllegalAction("you have accepted the cup: keep some dice and reroll the "
+                                    "rest (e.g. 'keep 6 6', or 'keep none' to reroll all)")
+            return self._keep(seat, action)
+        if self.phase == RESPOND and isinstance(action, (Bid, HandBid)):
+            raise IllegalAction("accept the cup first (then keep, reroll and bid), or "
+                                "challenge with 'dudo'")
+        if self.phase == RESPOND and isinstance(action, Accept):
+            if not self.legal_bids():
+                raise IllegalAction("nothing beats {bid}: challenge with 'dudo'",
+                                    bid=self.bid.short if self.bid else "")
+            return replace(self, phase=KEEP, holder=seat,
+                           history=(*self.history, (seat, "accept")))
+        return super()._apply(action)
+
+    def _call(self, seat: int, action: Action) -> Self:
+        if self.phase == BID:
+            raise IllegalAction("you took the cup: now bid higher ({smallest})",
+                                smallest=self.smallest_bids())
+        return super()._call(seat, action)
+
+    def _passed_on(self, seat: int) -> Self:
+        return replace(self, phase=RESPOND, player=seat)
+
+    def _keep(self, seat: int, action: Keep) -> Self:
+        if action not in self.legal_actions():
+            raise IllegalAction("the cup holds {dice}: keep some of those dice (or 'keep "
+                                "none')", dice=" ".join(map(str, keep_faces(self.cup))))
+        state = replace(self, cup=action.faces, open_dice=action.faces,
+                        history=(*self.history, (seat, str(action))))
+        if len(action.faces) == self.rules.dice:
+            return replace(state, phase=BID)
+        return replace(state, phase=ROLL)
+
+    def _record_dice(self, last: LiarsRound) -> None:
+        last["cup"] = list(self.cup)
+
+    def _new_round(self) -> dict[str, Any]:
+        return {"cup": (), "open_dice": (), "holder": None}
+
+    def _show_dice(self, view: LiarsView, seat: int | None) -> None:
+        view["open_dice"] = list(self.open_dice)
+        view["holder"] = self.holder
+        if seat is not None and seat == self.holder and self.phase in (BID, RESPOND, KEEP):
+            view["your_dice"] = sorted(self.cup)
+
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
+        if seat == self.holder or len(self.cup) == len(self.open_dice):
+            return self
+        hidden = len(self.cup) - len(self.open_dice)
+        fresh = tuple(rng.randint(1, 6) for _ in range(hidden))
+        return replace(self, cup=(*self.open_dice, *fresh))
 
 
 # --------------------------------------------------------------------------- the game
@@ -891,7 +1060,7 @@ class LiarsState(State):
 
 @register
 @dataclass(frozen=True)
-class LiarsDice(Game):
+class LiarsDice(Game[LiarsView]):
     """Liar's dice for 2 to 10 players, from Lögnare to Perudo, Common and Single Hand."""
     action_words: ClassVar[dict[str, dict[str, str]]] = {
         "sv": {"bid": "bud"}, "da": {"bid": "byd"}}
@@ -918,14 +1087,25 @@ class LiarsDice(Game):
 
     def new_state(self) -> LiarsState:
         n = self.players
-        return LiarsState(game=self, stock=(self.rules.start,) * n, cups=(None,) * n,
+        state = SingleHandState if self.rules.hand == "single" else CommonHandState
+        return state(game=self, stock=(self.rules.start,) * n, cups=(None,) * n,
                           out_round=(None,) * n)
 
     def max_dice(self) -> int:
         return self.rules.dice if self.rules.hand == "single" else self.rules.dice * self.players
 
     def bounds(self) -> Bounds:
-        return ZERO_SUM_SHARE  # one winner takes all
+        # one winner takes all. A round ends in a call that costs someone at least one die
+        # (or life) unless a right exact call gives one back, which can happen again and
+        # again: only without that is the number of rounds fixed (the last player keeps one)
+        if self.rules.exact_call != "off" and self.rules.exact_gain:
+            return ZERO_SUM_SHARE
+        bids = sum(1 for a in self.all_actions() if isinstance(a, Bid | HandBid))
+        # every bid beats the last; in Single Hand a passed cup is accepted and kept from
+        # before each new bid; one call ends the round
+        per_round = 3 * bids if self.rules.hand == "single" else bids + 1
+        rounds = self.players * self.rules.start - 1
+        return replace(ZERO_SUM_SHARE, length=rounds * per_round)
 
     def parse_action(self, text: str) -> Action:
         """Read ``bid 4x5`` (or ``4x5``, ``bid 4 5``), ``dudo``, ``calza``; in poker-hand games
@@ -980,7 +1160,7 @@ class LiarsDice(Game):
         return actions
 
     # -- the terminal ------------------------------------------------------------------
-    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def render(self, view: LiarsView, names: Sequence[str]) -> str:
         lives, lang = view["loss"] == "life", view.get("lang")
         if view["phase"] == "over":
             lines = [spoken(lang, "After {rounds} rounds", rounds=view["round"] - 1)]
@@ -1006,7 +1186,7 @@ class LiarsDice(Game):
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: "
                          f"{self.told_action(entry['action'], lang)}")
-        if view["bid"] is not None:
+        if view["bid"] is not None and view["bidder"] is not None:
             lines.append(spoken(lang, "Bid: {bid} by {name}", bid=view["bid"],
                                 name=names[view["bidder"]]))
         if view.get("open_dice"):
@@ -1023,7 +1203,7 @@ class LiarsDice(Game):
         return "\n".join(lines)
 
     @staticmethod
-    def _sheet(view: dict[str, Any], names: Sequence[str]) -> list[str]:
+    def _sheet(view: LiarsView, names: Sequence[str]) -> list[str]:
         """The score sheet: a cell per round (+1 a loss, -1 won back, blank once out)."""
         lang = view.get("lang")
         shown = view["shown"]
@@ -1039,14 +1219,14 @@ class LiarsDice(Game):
         return lines
 
     @staticmethod
-    def _standing(view: dict[str, Any], seat: int, names: Sequence[str]) -> str:
+    def _standing(view: LiarsView, seat: int, names: Sequence[str]) -> str:
         if view["alive"][seat]:
             return f"{names[seat]} ({view['stock'][seat]})"
         return spoken(view.get("lang"), "{name} out (round {round})", name=names[seat],
                       round=(view["out_round"][seat] or 0) + 1)
 
     @staticmethod
-    def _last_round(last: dict[str, Any], names: Sequence[str], lives: bool,
+    def _last_round(last: LiarsRound, names: Sequence[str], lives: bool,
                     lang: str | None = None) -> list[str]:
         bidder, caller = names[last["bidder"]], names[last["caller"]]
         if "actual" in last:

@@ -49,19 +49,22 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, TypedDict
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
     Action,
+    Bounds,
     Chance,
     Game,
     IllegalAction,
     Message,
     Outcome,
+    OutcomeJSON,
     Parts,
     RuleError,
     Rules,
+    Said,
     State,
     either,
     ranking_by,
@@ -75,6 +78,7 @@ from kastkopp.games.stakes import (
     Check,
     Fold,
     Ledger,
+    MovementJSON,
     PotRules,
     Raise,
     Refuse,
@@ -188,8 +192,51 @@ LINKA, OPEN, HIDDEN, BET, AGREE, REPLAY_LINKA, REPLAY_DICE, OVER = (
 Deal = tuple[Faces, tuple[tuple[int, Faces], ...]]  # linka dice, (seat, own dice) shown
 
 
+class LinkaDeal(TypedDict):
+    """A finished deal as the table showed it: the linka and the hands shown, by seat."""
+
+    linka: list[int]
+    dice: dict[str, list[int]]
+    hands: dict[str, str]
+
+
+class _LinkaView(TypedDict):
+    game: Literal["linka"]
+    seat: int | None
+    phase: str
+    to_move: int | None
+    deal: int
+    dealer: int
+    linka: list[int]
+    contenders: list[int]
+    dice: list[list[int]]  # each seat's dice as this seat may see them
+    hands: dict[str, str]  # the hands shown, by seat
+    folded: list[int]
+    raised: list[int]
+    pot: int
+    won: int
+    winners: list[int]
+    balances: list[int]
+    paid_in: list[int]
+    purses: list[int | None]  # None: no limit
+    deals: list[LinkaDeal]
+    movements: list[MovementJSON]
+    history: list[Said]
+    asker: int | None
+
+
+class LinkaView(_LinkaView, total=False):
+    """What a seat of a Linka table sees (:meth:`LinkaState.view`)."""
+
+    your_hand: str
+    to_call: int  # while betting: what the seat to move owes
+    max_raise: int
+    outcome: OutcomeJSON
+    lang: str  # the reader's language, added by the terminal for :meth:`Linka.render`
+
+
 @dataclass(frozen=True)
-class LinkaState(State):
+class LinkaState(State[LinkaView]):
     game: Linka
     ledger: Ledger
     phase: str = LINKA
@@ -420,10 +467,10 @@ class LinkaState(State):
             return dice
         return dice[:1]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> LinkaView:
         mover = self.to_move()
         n = self.game.players
-        view: dict[str, Any] = {
+        view: LinkaView = {
             "game": "linka",
             "seat": seat,
             "phase": self.phase,
@@ -448,10 +495,10 @@ class LinkaState(State):
                       for linka, shown in self.deals],
             "movements": [m.to_json() for m in self.ledger.movements],
             "history": [{"seat": s, "action": a} for s, a in self.history],
+            "asker": self.asker,
         }
         if seat is not None and len(self.own[seat]) == 2 and self.linka:
             view["your_hand"] = hand(self.linka, self.own[seat]).name
-        view["asker"] = self.asker
         if mover is not None:
             view["to_call"] = self.ledger.to_call(mover)
             view["max_raise"] = self.raise_cap(mover)
@@ -472,7 +519,7 @@ class LinkaState(State):
 
 @register
 @dataclass(frozen=True)
-class Linka(Game):
+class Linka(Game[LinkaView]):
     """Linka for 2 to 6 players."""
     action_words: ClassVar[dict[str, dict[str, str]]] = {
         "sv": {"call": "syna", "check": "passa", "fold": "lägg", "raise": "höj",
@@ -504,11 +551,16 @@ class Linka(Game):
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def bounds(self) -> Bounds:
+        # the stakes are the players' money, and equal best hands replay with fresh dice as
+        # often as they tie: no bound on either
+        return Bounds()
+
     def all_actions(self) -> list[Action]:
         raises = (Raise(n) for n in range(1, self.rules.largest_purse + 1))
         return [Check(), Call(), AllIn(), *raises, Fold(), Accept(), Refuse()]
 
-    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def render(self, view: LinkaView, names: Sequence[str]) -> str:
         lang = view.get("lang")
         linka = " ".join(map(str, view["linka"])) or "-"
         replay = (spoken(lang, " · replay {number}", number=view["deal"] - 1)
@@ -538,7 +590,7 @@ class Linka(Game):
             lines.append(spoken(lang, "Your hand: {hand}",
                                 hand=_hand_told(lang, view["your_hand"])))
         mover = view["to_move"]
-        if view["phase"] == AGREE and mover is not None:
+        if view["phase"] == AGREE and mover is not None and view["asker"] is not None:
             lines.append(spoken(lang, "{asker} asks to go all-in: {name}, accept or refuse",
                                 asker=names[view["asker"]], name=names[mover]))
         elif mover is not None:

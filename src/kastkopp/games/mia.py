@@ -49,7 +49,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, TypedDict
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
@@ -60,8 +60,10 @@ from kastkopp.engine import (
     Game,
     IllegalAction,
     Outcome,
+    OutcomeJSON,
     Parts,
     Rules,
+    Said,
     State,
     ranking_by,
     register,
@@ -266,8 +268,51 @@ def replace(state: MiaState, **changes: Any) -> MiaState:
     return new
 
 
+class _MiaRound(TypedDict):
+    round: int
+    dice: str | None  # what the cup showed, None when it was not lifted
+    claim: str | None
+    caller: int | None
+    responsible: int | None
+    losers: list[int]
+    cost: int
+    actions: list[list[int | str]]  # [seat, action] as the round's history said them
+
+
+class MiaRound(_MiaRound, total=False):
+    """How a round ended, as the next round's view shows it."""
+
+    penalty: str  # the reason a seat was penalised outside the rules of play
+
+
+class _MiaView(TypedDict):
+    game: Literal["mia"]
+    seat: int | None
+    phase: str
+    to_move: int | None
+    round: int
+    lives: list[int]
+    alive: list[bool]
+    claim: str | None
+    responsible: int | None
+    roller: int | None
+    history: list[Said]
+    last_round: MiaRound | None
+    pot: int
+    balances: list[int]
+
+
+class MiaView(_MiaView, total=False):
+    """What a seat of a Slosch table sees (:meth:`MiaState.view`)."""
+
+    points: list[int]  # scoring by points
+    your_dice: str  # the roller's own dice
+    outcome: OutcomeJSON
+    lang: str  # the reader's language, added by the terminal for :meth:`Mia.render`
+
+
 @dataclass(frozen=True)
-class MiaState(State):
+class MiaState(State[MiaView]):
     game: Mia
     lives: tuple[int, ...]
     losses: tuple[int, ...]
@@ -282,7 +327,7 @@ class MiaState(State):
     answered: frozenset[int] = frozenset()  # who has answered for this claim (may not pass)
     out_round: tuple[int | None, ...] = ()  # the round in which each player went out
     history: tuple[tuple[int, str], ...] = ()  # this round's public actions
-    last_round: dict[str, Any] | None = field(default=None, compare=True, hash=False)
+    last_round: MiaRound | None = field(default=None, compare=True, hash=False)
 
     @property
     def rules(self) -> MiaRules:
@@ -427,10 +472,11 @@ class MiaState(State):
                 lives[seat] = max(0, lives[seat] - cost)
                 if lives[seat] == 0:
                     out_round[seat] = self.round
-        last = {"round": self.round + 1, "dice": None if actual is None else str(actual),
-                "claim": None if self.claim is None else str(self.claim),
-                "caller": caller, "responsible": self.responsible, "losers": list(losers),
-                "cost": cost, "actions": [list(h) for h in self.history]}
+        last: MiaRound = {
+            "round": self.round + 1, "dice": None if actual is None else str(actual),
+            "claim": None if self.claim is None else str(self.claim),
+            "caller": caller, "responsible": self.responsible, "losers": list(losers),
+            "cost": cost, "actions": [list(h) for h in self.history]}
         if penalty is not None:
             last["penalty"] = penalty
         state = replace(self, lives=tuple(lives), losses=tuple(losses),
@@ -480,11 +526,11 @@ class MiaState(State):
             payoffs = tuple(float(b) for b in self.ledger.balances())
         return Outcome(ranking=ranking, scores=scores, payoffs=payoffs)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> MiaView:
         points = self.rules.scoring == "points"
         phase = self.phase
         ledger = self.ledger
-        view: dict[str, Any] = {
+        view: MiaView = {
             "game": "mia",
             "seat": seat,
             "phase": phase,
@@ -523,7 +569,7 @@ _FIELDS = frozenset(f.name for f in dataclasses.fields(MiaState))
 
 @register
 @dataclass(frozen=True)
-class Mia(Game):
+class Mia(Game[MiaView]):
     """Slosch / Mia / Mäxchen for 2 to 10 players."""
     action_words: ClassVar[dict[str, dict[str, str]]] = {
         "sv": {"roll": "rulla", "call": "lyft", "pass": "passa", "announce": "säg"},
@@ -554,9 +600,15 @@ class Mia(Game):
 
     def bounds(self) -> Bounds:
         # played for lives alone, one winner takes all; points and stakes have no fixed range
-        if self.rules.scoring == "points" or self.rules.stake:
-            return Bounds()
-        return ZERO_SUM_SHARE
+        points = self.rules.scoring == "points"
+        utility = None if points or self.rules.stake else ZERO_SUM_SHARE.utility
+        # every round costs a life (the game ends with one player left) or counts to the
+        # rounds played for points; in a round every claim beats the last, and each claim is
+        # answered by a pass from each other seat at most, a roll and the announcement
+        n = self.players
+        rounds = self.rules.rounds if points else n * self.rules.lives - 1
+        per_round = len(self.rules.values) * (n + 2) + 1
+        return Bounds(utility=utility, length=rounds * per_round)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
@@ -564,7 +616,7 @@ class Mia(Game):
     def all_actions(self) -> list[Action]:
         return [*(Announce(v) for v in self.rules.values), Roll(), Call(), Pass()]
 
-    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def render(self, view: MiaView, names: Sequence[str]) -> str:
         lang = view.get("lang")
         lines = [spoken(lang, "Round {round}", round=view["round"])
                  + (spoken(lang, " · pot {pot}", pot=view["pot"]) if view["pot"] else "")]
@@ -583,10 +635,10 @@ class Mia(Game):
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: "
                          f"{self.told_action(entry['action'], lang)}")
-        if view["claim"] is not None:
+        responsible = view["responsible"]  # set with every claim
+        if view["claim"] is not None and responsible is not None:
             lines.append(spoken(lang, "Claim: {value} ({name} answers for it)",
-                                value=value_name(int(view["claim"])),
-                                name=names[view["responsible"]]))
+                                value=value_name(int(view["claim"])), name=names[responsible]))
         if "your_dice" in view:
             lines.append(spoken(lang, "Your dice: {value}",
                                 value=value_name(int(view["your_dice"]))))
@@ -600,7 +652,7 @@ class Mia(Game):
 _ROLLS = tuple(Chance(seat=seat, count=2, private=True) for seat in range(Mia.max_players))
 
 
-def _last_round(last: dict[str, Any], names: Sequence[str], points: bool,
+def _last_round(last: MiaRound, names: Sequence[str], points: bool,
                 lang: str | None = None) -> str:
     """How a round ended, in words: who called whom, what the dice showed, who lost what."""
     losers = " & ".join(names[s] for s in last["losers"])

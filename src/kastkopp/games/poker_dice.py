@@ -71,7 +71,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict
 
 from kastkopp.dice import Faces
 from kastkopp.engine import (
@@ -83,8 +83,10 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    OutcomeJSON,
     Parts,
     Rules,
+    Said,
     State,
     Words,
     either,
@@ -560,8 +562,44 @@ def parse_action(text: str, dice: str = POKER) -> Action:
 OPENING, DEAL, CALL, REROLL, CHASE, OVER = "opening", "deal", "call", "reroll", "chase", "over"
 
 
+class _PokerDiceView(TypedDict):
+    game: Literal["poker_dice"]
+    seat: int | None
+    phase: str
+    to_move: int | None
+    dice: str  # the kind of dice
+    max_throws: int
+    opening: list[list[str]]  # the dice rolled for the first call, pair by pair
+    caller: int | None
+    throws: list[int]
+    thrown: bool
+    claim: str | None
+    claim_name: str | None
+    claimant: int | None
+    history: list[Said]
+    shown: int | None  # who showed five aces
+    replays: int
+    last_draw: list[str] | None
+
+
+class PokerDiceView(_PokerDiceView, total=False):
+    """What a seat of a Liar Dice table sees (:meth:`PokerDiceState.view`)."""
+
+    shown_dice: str
+    your_faces: list[int]
+    your_hand: str
+    your_hand_name: str
+    picked: list[int]  # the dice the seat to move picked up, while it rerolls
+    revealed: list[str | None]  # the end: both hands, shown
+    revealed_hands: list[str | None]
+    winner: int | None
+    reason: str
+    outcome: OutcomeJSON
+    lang: str  # the reader's language, added by the terminal for :meth:`PokerDice.render`
+
+
 @dataclass(frozen=True)
-class PokerDiceState(State):
+class PokerDiceState(State[PokerDiceView]):
     game: PokerDice
     phase: str = OPENING
     opening: tuple[int, ...] = ()  # the dice rolled for the first call, seat 0 then seat 1
@@ -825,17 +863,17 @@ class PokerDiceState(State):
                        payoffs=winner_takes_all(2, self.winner))
 
     # -- knowing -------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> PokerDiceView:
         kind = self.rules.dice
         symbols = SYMBOLS[kind]
         pairs = [[symbols[a - 1], symbols[b - 1]]
                  for a, b in zip(self.opening[::2], self.opening[1::2], strict=False)]
-        history = []
+        history: list[Said] = []
         for s, text in self.history:
             if s != seat and self.phase != OVER and text.startswith("reroll"):
                 text = self.game.parse_action(text).public()
             history.append({"seat": s, "action": text})
-        view: dict[str, Any] = {
+        view: PokerDiceView = {
             "game": "poker_dice",
             "seat": seat,
             "phase": self.phase,
@@ -896,7 +934,7 @@ class PokerDiceState(State):
 
 @register
 @dataclass(frozen=True)
-class PokerDice(Game):
+class PokerDice(Game[PokerDiceView]):
     """Liar Dice / Poker Menteur for two players."""
     action_words: ClassVar[dict[str, dict[str, str]]] = {
         "sv": {"announce": "säg", "doubt": "tvivla", "accept": "acceptera", "reroll": "kasta"},
@@ -928,7 +966,13 @@ class PokerDice(Game):
         return replace(self, rules=replace(self.rules, opener=seat + 1))
 
     def bounds(self) -> Bounds:
-        return ZERO_SUM_SHARE  # one winner takes all
+        # one winner takes all. Every announcement beats the last, each player rerolls at
+        # most throws - 1 times, one doubt or accept ends it; but five aces matched deal
+        # again, as often as they are matched, so only without that rule is the length fixed
+        if self.rules.five_aces:
+            return ZERO_SUM_SHARE
+        length = len(hands(self.rules.dice)) + 2 * (self.rules.throws - 1) + 1
+        return replace(ZERO_SUM_SHARE, length=length)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules.dice)
@@ -943,7 +987,7 @@ class PokerDice(Game):
         return [*(Announce(h) for h in hands(dice)), *(Reroll(f, dice) for f in every),
                 Doubt(), Accept()]
 
-    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def render(self, view: PokerDiceView, names: Sequence[str]) -> str:
         lang = view.get("lang")
         kind = (spoken(lang, "poker dice 9-A") if view["dice"] == POKER
                 else spoken(lang, "ordinary dice, ace high"))
@@ -965,7 +1009,7 @@ class PokerDice(Game):
         for entry in view["history"]:
             lines.append(f"  {names[entry['seat']]}: "
                          f"{self.told_action(entry['action'], lang)}")
-        if view["claim"] is not None:
+        if view["claim"] is not None and view["claimant"] is not None:
             lines.append(spoken(lang, "Claim: {claim} — {hand} ({name})", claim=view["claim"],
                                 hand=_name(lang, view["claim"], view["dice"]),
                                 name=names[view["claimant"]]))
@@ -976,19 +1020,20 @@ class PokerDice(Game):
             lines.append(spoken(lang, "Your dice: {value}", value=Hand.of(
                 view["your_faces"], view["dice"]).dice_text())
                          + f" — {Hand.of(view['your_faces'], view['dice']).name(_lang(lang))}")
-        if view["to_move"] is not None and view["to_move"] == view["seat"]:
-            lines.append(self._hint(view))
-        if view["phase"] == OVER:
+        mover = view["to_move"]
+        if mover is not None and mover == view["seat"]:
+            lines.append(self._hint(view, mover))
+        if view["phase"] == OVER and view["winner"] is not None:  # set when it is over
             shown = ", ".join(f"{names[s]} {d}" for s, d in enumerate(view["revealed"]) if d)
             lines.append(spoken(lang, "Dice: {dice}", dice=shown))
             lines.append(spoken(lang, "{name} won: {reason}.", name=names[view["winner"]],
                                 reason=_reason(lang, view["reason"])))
         return "\n".join(lines)
 
-    def _hint(self, view: dict[str, Any]) -> str:
-        """What the seat to move may do, in words."""
+    def _hint(self, view: PokerDiceView, seat: int) -> str:
+        """What ``seat``, to move and reading, may do, in words."""
         lang = view.get("lang")
-        left = view["max_throws"] - view["throws"][view["seat"]]
+        left = view["max_throws"] - view["throws"][seat]
         throws = (spoken(lang, "1 throw left") if left == 1
                   else spoken(lang, "{count} throws left", count=left))
         if view["phase"] == CHASE:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from kastkopp.engine import Action, IllegalAction, Message, RuleError, Rules, pterm, rule, term
 
@@ -79,6 +79,14 @@ class PotRules(Rules):
         return max(self.purse_list())
 
 
+class MovementJSON(TypedDict):
+    """:meth:`Movement.to_json`, as the pot games' views carry it."""
+
+    kind: str
+    seat: int
+    amount: int
+
+
 @dataclass(frozen=True)
 class Movement:
     """One movement of money. ``amount`` > 0 goes from ``seat`` into the pot.
@@ -92,7 +100,7 @@ class Movement:
     seat: int
     amount: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MovementJSON:
         return {"kind": self.kind, "seat": self.seat, "amount": self.amount}
 
 

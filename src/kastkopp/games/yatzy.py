@@ -85,7 +85,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypedDict
 
 from kastkopp.dice import Faces, multisets
 from kastkopp.engine import (
@@ -97,6 +97,7 @@ from kastkopp.engine import (
     IllegalAction,
     Message,
     Outcome,
+    OutcomeJSON,
     Parts,
     RuleError,
     Rules,
@@ -565,8 +566,59 @@ def sub_multisets(dice: Faces) -> list[Faces]:
 ROLL, CHOOSE, OVER = "roll", "choose", "over"
 
 
+class YatzyBonusRule(TypedDict):
+    amount: int
+    at: int  # the upper sum that earns it
+
+
+class YatzyLast(TypedDict):
+    """The last row written: by whom, with which dice, for what."""
+
+    seat: int
+    row: str
+    dice: list[int]
+    cell: Cell
+
+
+class _YatzyView(TypedDict):
+    game: Literal["yatzy"]
+    seat: int | None
+    phase: str
+    to_move: int | None
+    player: int
+    round: int
+    rounds: int
+    throw: int
+    throws: int  # this turn's, saved throws included
+    saved: list[int]
+    dice: list[int] | None
+    kept: list[int] | None
+    title: str
+    sheet: str
+    lang: str  # the sheet's language (the terminal puts the reader's here)
+    rows: list[str]
+    sheets: list[list[Cell]]
+    upper: list[int]
+    bonus: list[int]
+    extras: list[int]
+    extra_points: list[int]
+    totals: list[int]
+    bonus_rule: YatzyBonusRule | None
+    last: YatzyLast | None
+
+
+class YatzyView(_YatzyView, total=False):
+    """What a seat at a Yatzy table sees (:meth:`YatzyState.view`)."""
+
+    colours: list[str]  # two players: white and black
+    options: dict[str, int | Literal["-"]]  # choosing a row: what each open row would score
+    average: float  # scoring against the average
+    results: list[float]
+    outcome: OutcomeJSON
+
+
 @dataclass(frozen=True)
-class YatzyState(State):
+class YatzyState(State[YatzyView]):
     game: Yatzy
     sheets: tuple[tuple[Cell, ...], ...]
     extras: tuple[int, ...]  # extra Yatzy bonuses paid to each player
@@ -751,11 +803,11 @@ class YatzyState(State):
         return Outcome(ranking=ranking, scores=tuple(float(t) for t in totals),
                        payoffs=tuple(float(p) for p in payoffs))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> YatzyView:
         n = self.game.players
         phase = self.phase
         totals = self.totals()
-        view: dict[str, Any] = {
+        view: YatzyView = {
             "game": "yatzy",
             "seat": seat,
             "phase": phase,
@@ -802,7 +854,7 @@ class YatzyState(State):
 
 @register
 @dataclass(frozen=True)
-class Yatzy(Game):
+class Yatzy(Game[YatzyView]):
     """The Yatzy family for 1 to 8 players: one sheet each, one row per turn."""
     action_words: ClassVar[dict[str, dict[str, str]]] = {
         "sv": {"keep": "spara", "score": "skriv"}, "da": {"keep": "behold", "score": "skriv"}}
@@ -835,8 +887,12 @@ class Yatzy(Game):
                           extras=(0,) * n, saved=(0,) * n)
 
     def bounds(self) -> Bounds:
-        # the winners share +1, the others -1; against the average there is no fixed range
-        return ZERO_SUM_SHARE if self.rules.result != "average" else Bounds()
+        # the winners share +1, the others -1; against the average there is no fixed range.
+        # A turn is its keeps and one row, a keep for each throw after the first, and saved
+        # throws are throws not used before: at most rounds x throws actions a player.
+        length = self.players * len(self.rules.rows) * self.rules.throws
+        utility = ZERO_SUM_SHARE.utility if self.rules.result != "average" else None
+        return Bounds(utility=utility, length=length)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules)
@@ -858,7 +914,7 @@ class Yatzy(Game):
         """White and black for the two seats of a two-player game (for statistics)."""
         return ("white", "black")[seat] if self.players == 2 else None
 
-    def render(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def render(self, view: YatzyView, names: Sequence[str]) -> str:
         return render_sheet(view, names)
 
 
@@ -973,7 +1029,7 @@ def _cell_text(cell: Any) -> str:
     return str(cell)
 
 
-def render_sheet(view: dict[str, Any], names: Sequence[str], lang: str | None = None) -> str:
+def render_sheet(view: YatzyView, names: Sequence[str], lang: str | None = None) -> str:
     """The score sheet as the familiar table: upper part, sum, bonus, lower part, total.
 
     The player to move sees in brackets what each row would score with the dice in hand.

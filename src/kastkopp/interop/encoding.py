@@ -23,13 +23,16 @@ A view (``state.view(seat)``) is JSON: nested dicts, lists, strings, numbers, bo
 
 Numbers are kept as they are (a learner may rescale them); a whole number also sets a
 one-hot feature (``lives.0=3``), since most numbers in views are seats, counts or faces.
+
+The encoder reads no key by name: it takes any game's view (the TypedDict each game declares
+beside its state is a ``Mapping[str, Any]``) and walks whatever is there.
 """
 
 from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -37,7 +40,7 @@ import numpy as np
 DEFAULT_SIZE = 512
 
 
-def canonical(view: Any) -> str:
+def canonical(view: Mapping[str, Any]) -> str:
     """The view as compact JSON with sorted keys: equal strings exactly for equal views."""
     return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -81,17 +84,19 @@ class ViewEncoder:
             slot = self._slots[name] = _slot(name, self.size)
         return slot
 
-    def encode(self, view: Any, out: np.ndarray | None = None) -> np.ndarray:
+    def encode(self, view: Mapping[str, Any], out: np.ndarray | None = None) -> np.ndarray:
         """The tensor of one view (written into ``out`` when given)."""
         return self.encode_features(features(view), out)
 
-    def encode_history(self, views: Iterable[Any], out: np.ndarray | None = None) -> np.ndarray:
+    def encode_history(self, views: Iterable[Mapping[str, Any]],
+                       out: np.ndarray | None = None) -> np.ndarray:
         """The tensor of a sequence of views, each feature tagged with its step."""
         tagged = ((f"{step}/{name}", value) for step, view in enumerate(views)
                   for name, value in features(view))
         return self.encode_features(tagged, out)
 
-    def sparse(self, view: Any, step: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def sparse(self, view: Mapping[str, Any],
+               step: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The slots and values of one view (tagged with ``step`` if given), for adding up.
 
         ``encode_history(views)`` is the sum over ``sparse(view, step)``; callers that see

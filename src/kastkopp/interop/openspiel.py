@@ -139,7 +139,7 @@ class KastkoppGame(pyspiel.Game):
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=game.bounds().length or MAX_GAME_LENGTH,
         )
         super().__init__(_game_type(type(game)), info, params or game_params(game))
         self._setup(game)

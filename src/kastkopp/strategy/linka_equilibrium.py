@@ -486,7 +486,7 @@ def _bot_strategy(tree: PublicTree, rules: LinkaRules, deal: Deal, bot: Player,
             if not actions:
                 continue
             if actions[0][0] == player:
-                chosen = str(bot.choose(here.view(seat), here.legal_actions(),
+                chosen = str(bot.choose(dict(here.view(seat)), here.legal_actions(),
                                         random.Random(0)))
                 edges = {label: edge for _, edge, label in actions}
                 strategy[edges[chosen], column] = 1.0

@@ -133,9 +133,9 @@ def lift_table(rules: MiaRules) -> dict[tuple[str, bool, int, int], float]:
             else:  # the claim ended the round by itself
                 lifted, kind = [(False, announced)], "reveal"
             for by_roller, state in lifted:
-                last = state.last_round or {}
-                cost = float(last.get("cost", 0))
-                losers = last.get("losers", [])
+                last = state.last_round
+                cost = float(last["cost"]) if last else 0.0
+                losers = last["losers"] if last else []
                 table[kind, by_roller, claim, value] = -cost if 0 in losers else cost
     return table
 

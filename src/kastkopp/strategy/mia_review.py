@@ -11,7 +11,7 @@ rolling. The hint tells the same from the seat's view before the choice.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -37,7 +37,7 @@ def equilibrium(rules: MiaRules) -> Equilibrium:
     return _SOLVED[rules]
 
 
-def _node(view: dict[str, Any], values: Sequence[int]
+def _node(view: Mapping[str, Any], values: Sequence[int]
           ) -> tuple[int | None, tuple[Any, ...], int]:
     """From a seat's view: the claim its exchange started from (the subgame), the
     equilibrium's public node, and the seat's hand there."""
@@ -64,7 +64,7 @@ def _beaten(rules: MiaRules, claim: int | None, strictly: bool) -> float:
                      Fraction(0)))
 
 
-def odds(rules: MiaRules, view: dict[str, Any]) -> dict[str, float]:
+def odds(rules: MiaRules, view: Mapping[str, Any]) -> dict[str, float]:
     """The chance that the dice under the cup make the claim to beat, and that a roll
     beats it."""
     claim = parse_value(view["claim"]) if view.get("claim") else None
@@ -72,7 +72,7 @@ def odds(rules: MiaRules, view: dict[str, Any]) -> dict[str, float]:
             "beat_by_rolling": _beaten(rules, claim, strictly=True)}
 
 
-def exchange_values(rules: MiaRules, view: dict[str, Any]) -> dict[str, float] | None:
+def exchange_values(rules: MiaRules, view: Mapping[str, Any]) -> dict[str, float] | None:
     """Heads-up, from the seat's view: each choice's worth in lives for the seat, both
     playing the solved equilibrium afterwards (``None``: more players alive, or a position
     the equilibrium does not reach)."""

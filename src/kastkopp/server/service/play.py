@@ -127,7 +127,7 @@ class Play(Broadcasting):
         if table is None:
             raise TableError("the game has not started")
         move = table.preview(lambda t: t.forfeit(seat))
-        outcome = forfeit_outcome(live.game.players, seat).to_json()
+        outcome = dict(forfeit_outcome(live.game.players, seat).to_json())
         values = {"status": "over", "outcome": outcome, "forfeit_seat": seat,
                   "finished_at": datetime.now(UTC)}
         await self.writer.append(live.id, [event_row(e) for e in move.events], values)
