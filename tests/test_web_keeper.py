@@ -1,10 +1,12 @@
 """The score keeper in headless Chromium: an entry written offline that the rules refuse
 once the server sees it never locks the sheet.
 
-The Yatzy sheet has no stand-in in the page, so offline any entry is kept as written; back
-online the server refuses a Fours of 31. The sheet stays open, drawn without that entry,
-which is marked with the reason; it can be edited (back into the entry field) or undone, and
-the sheet then reaches the account. The same holds after the page is opened again.
+Offline the page checks a Yatzy-family entry's points from the table the server published
+(a Fives of 31 is refused at once), but not the order of the rows: on a Terningspoker sheet
+a pair written before the upper part is done is kept, and back online the server refuses
+it. The sheet stays open, drawn without that entry, which is marked with the reason; it can
+be edited (back into the entry field) or undone, and the sheet then reaches the account.
+The same holds after the page is opened again.
 """
 
 from __future__ import annotations
@@ -44,19 +46,27 @@ def test_an_entry_refused_after_an_offline_spell_is_marked_and_can_be_edited_or_
         pytest.skip("no Chromium")
     page = account(browser, server, "offline-keeper")
     page.goto("/keep")
+    page.wait_for_function("document.body.dataset.tables === 'ready'")
     page.select_option("#sheet-game", "yatzy")
+    page.click("#house-rules summary")
+    page.select_option("#sheet-preset", "terningspoker")
     page.fill("#sheet-players", "Anna, Ben")
     page.click("#new-sheet-button")
     page.wait_for_selector("#sheet-table:visible")
-    write(page, "Anna fours 4 4 4 1 2")
+    write(page, "Anna sixes 6 6 6 6 6")  # two sixes over three: 12
     page.wait_for_function(SAVED)
     page.context.set_offline(True)
-    write(page, "Anna fives 31")  # not checked in the page: nothing there scores Yatzy
+    page.fill("#entry", "Anna fives 31")  # checked in the page from the server's table
+    page.click("#add")
+    page.wait_for_function("document.getElementById('entry-error').textContent !== ''")
+    assert "31 is not a possible score in Fives" in page.inner_text("#entry-error")
+    assert page.evaluate("document.body.dataset.entries") == "1"
+    write(page, "Anna pair 3 3 1 2 5")  # the order of the rows waits for the server
     assert page.evaluate("document.body.dataset.online") == "no"
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     page.wait_for_selector("#refused:visible")
-    assert page.inner_text("#refused .refused-entry") == "Anna fives 31"
+    assert page.inner_text("#refused .refused-entry") == "Anna pair 3 3 1 2 5"
     assert page.locator("#sheet").is_visible() and page.locator("#sheet-table").is_visible()
     assert page.locator("#undo").is_enabled()
     assert "12" in page.inner_text("#sheet-table")  # the sheet as it was before the entry
@@ -66,9 +76,9 @@ def test_an_entry_refused_after_an_offline_spell_is_marked_and_can_be_edited_or_
     assert page.locator("#sheet").is_visible()
     page.click("#edit-refused")
     page.wait_for_selector("#refused", state="hidden")
-    assert page.input_value("#entry") == "Anna fives 31"
+    assert page.input_value("#entry") == "Anna pair 3 3 1 2 5"
     assert page.evaluate("document.body.dataset.entries") == "1"
-    page.fill("#entry", "Anna fives 15")
+    page.fill("#entry", "Anna fives 5 5 5 5 1")
     page.click("#add")
     page.wait_for_function("+document.body.dataset.entries === 2")
     page.wait_for_function(SAVED)
@@ -76,7 +86,7 @@ def test_an_entry_refused_after_an_offline_spell_is_marked_and_can_be_edited_or_
     assert [s["entries"] for s in saved] == [2]
     # Undo mends it too.
     page.context.set_offline(True)
-    write(page, "Ben sixes 7")
+    write(page, "Ben pair 3 3 1 2 5")
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     page.wait_for_selector("#refused:visible")
