@@ -89,11 +89,17 @@ async function derive(candidate) {
     if (problem instanceof RangeError) throw problem;
     document.body.dataset.online = "no";
     showStatus();
-    const fallback = await import(`./sheets/${candidate.game}.js`).catch(() => null);
-    if (!fallback) return null;
-    return fallback.derive(candidate, {table: load(OFFLINE, {})[tableUrl(candidate)] ?? null,
-      say, help: KINDS[candidate.game]?.help ?? ""});
+    return standIn(candidate);
   }
+}
+
+/** The sheet worked out in the page, from what the server published for its kind (the
+ *  kind's stand-in in static/sheets/, the table kept for its rules); null if there is none. */
+export async function standIn(candidate) {
+  const fallback = await import(`./sheets/${candidate.game}.js`).catch(() => null);
+  if (!fallback) return null;
+  return fallback.derive(candidate, {table: load(OFFLINE, {})[tableUrl(candidate)] ?? null,
+    say, help: KINDS[candidate.game]?.help ?? ""});
 }
 
 // ------------------------------------------------------------------ offline tables
