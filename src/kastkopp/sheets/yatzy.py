@@ -121,7 +121,10 @@ class YatzySheet(SheetKind):
         "{row} is always made ({possible}): it cannot be crossed out",
         "this sheet is played with {dice} dice, not {count} ({shown})",
         "'{text}' are not dice: write them like 3 3 5", "a die shows 1 to 6, not {face}",
-        "'first' goes with the dice of the first throw, not points")
+        "'first' goes with the dice of the first throw, not points",
+        "{name} cannot write in {row} yet: {why} (open now: {open})",
+        "a Yahtzee goes in its upper row if open, else a lower row",
+        "the rows are filled top to bottom", "the upper part is filled first")
 
     # -- reading entries ---------------------------------------------------------------
     def parse_entry(self, words: list[str], sheet: Sheet) -> Entry:
@@ -208,7 +211,7 @@ class YatzySheet(SheetKind):
         if row not in rules.rows:
             raise IllegalAction("this sheet has no {row} row (rows: {rows})", row=row,
                                 rows=", ".join(rules.rows))
-        here = label(row, rules.lang, rules.sheet)
+        here = label(row, rules.lang, rules.sheet_name)
         if cells[row] is not None:
             raise IllegalAction("{name} has already written {cell} in {row} (entry {entry}); a "
                                 "row takes one entry", name=name, cell=text(cells[row]),
@@ -257,13 +260,13 @@ class YatzySheet(SheetKind):
         rules = sheet.rules
         assert isinstance(rules, YatzyRules)
         keys = (*rules.rows, "upper", "bonus", "extra", "total", "average", "result")
-        return {label(key, rules.lang, rules.sheet): label(key, lang, rules.sheet)
+        return {label(key, rules.lang, rules.sheet_name): label(key, lang, rules.sheet_name)
                 for key in keys}
 
     def _grid(self, sheet: Sheet, state: YatzyState, cells: dict[int, dict[str, Cell]],
               pending: dict[tuple[int, str], str]) -> tuple[tuple[str | None, ...], ...]:
         rules = state.rules
-        lang, kind = rules.lang, rules.sheet
+        lang, kind = rules.lang, rules.sheet_name
         players = sheet.players
         seats = range(len(players))
         grid: list[tuple[str | None, ...]] = [("", *sheet.names)]
@@ -310,7 +313,8 @@ def scores_table(rules: YatzyRules) -> dict[str, Any]:
     six); ``scores[way][row][i]`` is what throw ``i`` scores in ``row`` (``None``: not
     made) — ``plain``, and where the rules have them ``first`` (the turn's first throw),
     ``joker`` and ``first joker``. ``possible`` and ``miss`` are what a row may hold when
-    points alone are written; ``names`` every row name an entry may use.
+    points alone are written; ``names`` every row name an entry may use; ``order`` and
+    ``joker_choice`` which open rows an entry may take (:func:`playable_rows`).
     """
     throws = [dice for dice, _ in multisets(rules.dice)]
     firsts = (False, True) if rules.first_throw_double else (False,)
@@ -328,7 +332,8 @@ def scores_table(rules: YatzyRules) -> dict[str, Any]:
             "miss": [row for row in rules.rows if can_miss(row, rules)],
             "cross": "-" if rules.misses == "dash" else "0", "crossed": text(mark(None, rules)),
             "names": row_words(rules), "first_words": sorted(FIRST_WORDS),
-            "scratch": sorted(SCRATCH), "joker_choice": rules.joker_choice}
+            "scratch": sorted(SCRATCH), "joker_choice": rules.joker_choice,
+            "order": rules.order}
 
 
 def text(cell: Cell) -> str:

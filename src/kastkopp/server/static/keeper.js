@@ -98,11 +98,13 @@ async function derive(candidate) {
 export async function standIn(candidate) {
   const fallback = await import(`./sheets/${candidate.game}.js`).catch(() => null);
   if (!fallback) return null;
-  return fallback.derive(candidate, {table: load(OFFLINE, {})[tableUrl(candidate)] ?? null,
+  return fallback.derive(candidate, {table: tables[tableUrl(candidate)] ?? null,
     say, help: KINDS[candidate.game]?.help ?? ""});
 }
 
 // ------------------------------------------------------------------ offline tables
+
+let tables = load(OFFLINE, {});  // url -> table, as kept in localStorage
 
 /** Where the server publishes what a kind's sheet needs offline, for these rules. */
 function tableUrl(candidate) {
@@ -121,14 +123,13 @@ async function fetchTable(candidate) {
   try {
     const response = await fetch(url);
     if (!response.ok) return;
-    const tables = load(OFFLINE, {});
     tables[url] = await response.json();
     // Only the tables of the presets and of sheets still kept: the browser's room is small.
     const wanted = new Set([...KEEPER.kinds.filter((k) => k.offline).flatMap((k) =>
       ["", ...Object.keys(k.presets)].map((p) => tableUrl({game: k.game, preset: p, rules: {}}))),
     ...Object.values(store).map((e) => tableUrl(e.sheet)), url]);
-    localStorage.setItem(OFFLINE, JSON.stringify(Object.fromEntries(
-      Object.entries(tables).filter(([key]) => wanted.has(key)))));
+    tables = Object.fromEntries(Object.entries(tables).filter(([key]) => wanted.has(key)));
+    localStorage.setItem(OFFLINE, JSON.stringify(tables));
   } catch {
     // offline: the table already kept (if any) serves
   }

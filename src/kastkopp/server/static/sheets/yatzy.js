@@ -2,7 +2,7 @@
 // the table the server publishes for the sheet's rules (GET /api/sheets/offline/yatzy,
 // kastkopp.sheets.yatzy.scores_table), so the page and the server cannot disagree. The
 // entry is read as kastkopp.sheets.yatzy reads it and refused for the same reasons; the
-// order of the rows and the sums wait for the server.
+// sums (bonus, total, result) wait for the server.
 
 class Refusal extends Error {}
 
@@ -65,6 +65,24 @@ function label(table, row, say) {
   return shown === key ? row : shown;
 }
 
+/** The open rows an entry may take, as the rules' order and the joker allow
+ *  (kastkopp.games.yatzy.playable_rows). */
+function playable(table, cells, dice, joker) {
+  let rows = table.rows.filter((r) => !cells[r]);
+  if (table.order === "top-down") {
+    rows = rows.slice(0, 1);
+  } else if (table.order === "parts") {
+    const upper = rows.filter((r) => table.upper.includes(r));
+    if (upper.length) rows = upper;
+  }
+  if (joker && !table.joker_choice) {
+    const own = table.upper[dice[0] - 1];
+    const lower = rows.filter((r) => !table.upper.includes(r));
+    rows = rows.includes(own) ? [own] : (lower.length ? lower : rows);
+  }
+  return rows;
+}
+
 /** What the entry writes in its row: the table's number, or a refusal. */
 export function cell(entry, cells, table, say, name, number) {
   const {row} = entry;
@@ -78,10 +96,19 @@ export function cell(entry, cells, table, say, name, number) {
     refuse("{name} has already written {cell} in {row} (entry {entry}); a row takes one entry",
       {name, cell: cells[row].text, row: here, entry: cells[row].entry});
   }
+  const joker = Boolean(entry.dice) && "joker" in table.scores
+    && new Set(entry.dice).size === 1 && Boolean(cells.yatzy)
+    && (!table.joker_choice || Boolean(cells[table.upper[entry.dice[0] - 1]]));
+  const allowed = playable(table, cells, entry.dice, joker);
+  if (!allowed.includes(row)) {
+    const why = joker ? "a Yahtzee goes in its upper row if open, else a lower row"
+      : table.order === "top-down" ? "the rows are filled top to bottom"
+        : "the upper part is filled first";
+    refuse("{name} cannot write in {row} yet: {why} (open now: {open})",
+      {name, row: here, why: say(why), open: allowed.join(", ")});
+  }
   if (entry.dice) {
     const faces = entry.dice.join("");
-    const joker = "joker" in table.scores && new Set(entry.dice).size === 1
-      && cells.yatzy && (!table.joker_choice || cells[table.upper[entry.dice[0] - 1]]);
     const way = [entry.first && "first" in table.scores && "first", joker && "joker"]
       .filter(Boolean).join(" ") || "plain";
     const points = table.scores[way][row][table.throws.indexOf(faces)];
