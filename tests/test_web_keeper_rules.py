@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 
 from kastkopp.engine import IllegalAction, KastkoppError
 from kastkopp.games.yatzy import YatzyRules
@@ -28,7 +29,7 @@ from kastkopp.server.keeper import kinds_info
 from kastkopp.sheets import Sheet
 from kastkopp.sheets.yatzy import scores_table, text
 from test_web_play import ARTIFACTS, CHROMIUM, TIMEOUT, browser, server
-from test_web_tables import PHONE, SCREEN, english_words
+from test_web_tables import LOCALE, PHONE, SCREEN, english_words
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
 
@@ -69,16 +70,35 @@ def sheets(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.sheets"))
 
 
+def keeper_english() -> set[str]:
+    """The catalogs' English words (:func:`english_words`) that no Swedish or Danish text of
+    the error catalogs uses either: the keeper shows the games' rule help and refusals from
+    those ("aldrig over starten" is Danish, "all-in" Swedish and Danish)."""
+    def words(text: str) -> set[str]:
+        return {w.lower() for w in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{\w+\}", "", text))}
+    shared: set[str] = set()
+    for lang in ("sv", "da"):
+        with (LOCALE / lang / "LC_MESSAGES" / "errors.po").open("rb") as file:
+            for message in read_po(file, locale=lang):
+                if message.id:
+                    shared |= words(str(message.string))
+    return english_words() - shared
+
+
 def english_on_page(page: Any, english: set[str]) -> set[str]:
-    text = page.locator("main").inner_text()
-    return {w.lower() for w in re.findall(r"[^\W\d_]{3,}", text)} & english - NAMES
+    """English words of the catalogs in the page's main part, each with the line it is in."""
+    found = set()
+    for line in page.locator("main").inner_text().splitlines():
+        words = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", line)} & english - NAMES
+        found |= {f"{word} ({line.strip()[:80]})" for word in words}
+    return found
 
 
 @pytest.mark.parametrize(("size", "lang"), CASES, ids=[f"{w}x{h}-{lang}" for (w, h), lang in CASES])
 def test_house_rules_help_and_words_of_every_sheet_kind(browser: Any, server: str,
                                                         size: tuple[int, int], lang: str) -> None:
     page = open_keeper(browser, server, size, lang)
-    english = english_words() if lang != "en" else set()
+    english = keeper_english() if lang != "en" else set()
     words = json.loads(page.inner_text("#keeper-data"))
     liars_help = next(k["help"] for k in kinds_info(lang) if k["game"] == "liars_dice")
     tag = f"{lang}-{size[0]}x{size[1]}"
@@ -87,7 +107,7 @@ def test_house_rules_help_and_words_of_every_sheet_kind(browser: Any, server: st
         preset = list(kind["presets"])[-1]
         rule, good, bad = changed_rule(kind, preset)
         page.select_option("#sheet-game", game)
-        if not page.locator("#house-rules").get_attribute("open") is not None:
+        if page.locator("#house-rules").get_attribute("open") is None:
             page.click("#house-rules summary")
         page.select_option("#sheet-preset", preset)
         page.fill("#sheet-players", "Anna, Ben")
@@ -105,7 +125,8 @@ def test_house_rules_help_and_words_of_every_sheet_kind(browser: Any, server: st
         # An allowed one makes the sheet, which shows its preset and the changed rule.
         page.fill(f"#sheet-rule-{rule['name']}", str(good))
         page.click("#new-sheet-button")
-        page.wait_for_function("n => +document.body.dataset.sheets === n", arg=before + 1)
+        page.wait_for_function("([n, game]) => +document.body.dataset.sheets === n"
+                               " && document.body.dataset.kind === game", arg=[before + 1, game])
         page.wait_for_selector("#sheet-table:visible")
         assert page.inner_text("#new-sheet-error") == ""
         line = page.inner_text("#sheet-rules-line")

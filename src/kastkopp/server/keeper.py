@@ -10,6 +10,7 @@ and refuses a bad value in the page's language.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kastkopp.engine import Rules
@@ -74,10 +75,27 @@ def preset_help(kind: SheetKind, preset: str, lang: str) -> str:
 
 
 def rule_info(rules: type[Rules], lang: str) -> list[dict[str, Any]]:
-    return [{**s.to_json(), "help": said(lang, s.help),
+    return [{**s.to_json(), "help": rule_help(lang, s.help, s.choices or ()),
              "choices": None if s.choices is None else
              [{"value": c, "text": choice(lang, c)} for c in s.choices]}
             for s in rules.specs()]
+
+
+def rule_help(lang: str, help: str, choices: tuple[Any, ...]) -> str:
+    """A rule's help in ``lang``, its choices named as the page's control names them (the
+    catalogs keep the keys a terminal types: ``free: any open row``)."""
+    text = said(lang, help)
+    if lang == "en":
+        return text
+    for value in choices:
+        if isinstance(value, str) and (shown := choice(lang, value)) != value:
+            text = re.sub(rf"(?<![\w-]){re.escape(value)}(?![\w-])", shown, text)
+    return text
+
+
+def capital(title: str) -> str:
+    """A title as a list shows it: ``liar's dice`` → ``Liar's dice``."""
+    return title[:1].upper() + title[1:]
 
 
 def kinds_info(lang: str) -> list[dict[str, Any]]:
@@ -86,7 +104,7 @@ def kinds_info(lang: str) -> list[dict[str, Any]]:
     for kind in kinds().values():
         rules = kind.rules_class()
         found.append({
-            "game": kind.game, "title": said(lang, kind.title),
+            "game": kind.game, "title": capital(said(lang, kind.title)),
             "help": said(lang, kind.entry_help),
             "presets": {p: preset_help(kind, p, lang) for p in rules.PRESETS},
             "preset_rules": rules.PRESETS,

@@ -29,9 +29,9 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from kastkopp.engine import IllegalAction, KastkoppError, NotFound, term
+from kastkopp.engine import IllegalAction, KastkoppError, Message, NotFound, RuleError, term
 from kastkopp.server.deps import Me
-from kastkopp.sheets import Sheet, kind_for
+from kastkopp.sheets import Sheet, kind_for, kinds
 from kastkopp.store import Account, KnownPlayer, ScoreSheet, Store
 from kastkopp.store.models import now
 
@@ -49,7 +49,8 @@ class SheetBody(BaseModel):
     game: str = Field(max_length=40, examples=["liars_dice"])
     preset: str | None = Field(default=None, max_length=40)
     rules: dict[str, str | int | bool] = Field(default_factory=dict)
-    players: list[str] = Field(min_length=1, max_length=20)
+    # none or too many: the sheet's kind refuses them, saying how many it seats
+    players: list[str] = Field(max_length=20)
     entries: list[str] = Field(default_factory=list, max_length=2000)
 
 
@@ -64,9 +65,12 @@ class Names(BaseModel):
 
 def derive(body: SheetBody) -> Sheet:
     """The sheet the body describes, every entry checked; raises naming the first bad one."""
-    sheet = Sheet.new(body.game, [p.strip() for p in body.players], body.preset,
-                      **{k: str(v).lower() if isinstance(v, bool) else str(v)
-                         for k, v in body.rules.items()})
+    try:
+        sheet = Sheet.new(body.game, [p.strip() for p in body.players], body.preset,
+                          **{k: str(v).lower() if isinstance(v, bool) else str(v)
+                             for k, v in body.rules.items()})
+    except RuleError as exc:
+        raise rule_told(exc, body.game) from None
     for number, entry in enumerate(body.entries, start=1):
         try:
             sheet = sheet.add(entry)
@@ -74,6 +78,18 @@ def derive(body: SheetBody) -> Sheet:
             raise IllegalAction("entry {number} ({entry}): {reason}", number=number,
                                 entry=entry, reason=exc.message) from None
     return sheet
+
+
+def rule_told(exc: RuleError, game: str) -> RuleError:
+    """A refused house rule named as the page names it (by its help, in the player's
+    language), not by the key a terminal types."""
+    name = exc.message.params.get("name")
+    specs = {s.name: s for s in kind_for(game).rules_class().specs()} \
+        if game in kinds() else {}
+    if not isinstance(name, str) or name not in specs:
+        return exc
+    return RuleError(Message(exc.message.template,
+                             {**exc.message.params, "name": Message(specs[name].help)}))
 
 
 def _store(request: Request) -> Store:

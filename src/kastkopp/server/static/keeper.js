@@ -368,7 +368,8 @@ function draw(derived) {
     return;
   }
   const [header, ...rows] = derived.table;
-  grid.replaceChildren(h("table", {class: "sheet", id: "sheet-table"},
+  grid.replaceChildren(h("table", {class: header.length > 5 ? "sheet wide" : "sheet",
+    id: "sheet-table"},
     h("thead", {}, h("tr", {}, ...header.map((c) => h("th", {scope: "col"}, c)))),
     h("tbody", {}, ...rows.map((row) => h("tr", {}, ...row.map((c) => h("td", {}, c ?? "")))))));
   const places = [...derived.players].sort((a, b) => a.place - b.place);
@@ -432,12 +433,14 @@ document.getElementById("new-sheet").addEventListener("submit", async (event) =>
   }
   sheet = candidate;
   await fetchTable(sheet);
+  document.getElementById("house-rules").open = false;  // the sheet comes next, not the form
   currentId = newId();
   store[currentId] = {sheet, revision: null, dirty: true, updated: Date.now()};
   rememberPlayers(players);
   save();
   error.textContent = "";
   await refresh();
+  document.getElementById("entry").focus();  // the first entry is next, in view
 });
 
 document.getElementById("entry-form").addEventListener("submit", async (event) => {
