@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kastkopp.dice import multisets
+from kastkopp.games.liars_dice import LiarsRules
 from kastkopp.games.yatzy import YatzyRules, parse_row, score
 from kastkopp.server import keeper
 from kastkopp.server.app import create_app
@@ -74,7 +75,7 @@ def test_the_offline_table_is_served_per_rule_set_cacheable_and_refused_in_the_l
     assert bad.status_code == 400 and "lots" in bad.json()["detail"]
     assert bad.json()["detail"] != client.get("/api/sheets/offline/yatzy?bonus=lots").json()[
         "detail"]
-    none = client.get("/api/sheets/offline/liars_dice?lang=da")
+    none = client.get("/api/sheets/offline/mia?lang=da")
     assert none.status_code == 404
     assert none.json()["detail"].endswith("intet at kontrollere uden net")
 
@@ -91,7 +92,8 @@ def test_house_rules_chosen_with_a_sheet_are_checked_in_the_players_language(
     detail = refused.json()["detail"]
     assert expected in detail
     if lang != "en":  # named by the rule's help, in the language
-        assert "must be" not in detail and "bonus for" not in detail and "'bonus'" not in detail
+        assert "must be" not in detail and "'bonus'" not in detail
+        assert {"sv": "övre delen", "da": "øverste del"}[lang] in detail
     body["rules"] = {"bonus": 40, "joker": True}
     sheet = client.post(f"/api/sheets/derive?lang={lang}", json=body).json()
     assert (sheet["rules"]["bonus"], sheet["rules"]["joker"], sheet["rules"]["dice"]) \
@@ -152,10 +154,22 @@ def test_the_keeper_tells_each_kind_its_own_help_presets_and_rules_in_the_langua
         for game, kind in info.items():
             assert kind["help"] != english[game]["help"]
             assert set(kind["presets"]) == set(english[game]["presets"])
-            assert all(text and text != english[game]["presets"][p] or p in ("knack", "linka")
+            assert all(text and text != english[game]["presets"][p]
                        for p, text in kind["presets"].items())
             assert [r["name"] for r in kind["rules"]] == [r["name"] for r in english[game]["rules"]]
-        assert info["yatzy"]["offline"] and not info["liars_dice"]["offline"]
+        assert info["yatzy"]["offline"] and info["liars_dice"]["offline"]
+        assert not info["mia"]["offline"]
     # every offline refusal the page repeats has its words
     for text in kinds()["yatzy"].offline_texts:
         assert keeper.words("sv")[text] != text
+
+
+def test_the_liars_dice_stand_in_is_told_the_start_and_unit_of_the_sheets_rules(
+        client: TestClient) -> None:
+    for preset in LiarsRules.PRESETS:
+        rules = LiarsRules.make(preset)
+        table = client.get(f"/api/sheets/offline/liars_dice?preset={preset}").json()
+        assert (table["start"], table["count"]) == (
+            rules.start, "lives" if rules.loss == "life" else "dice")
+        assert "förlust" in table["loss_words"] and "exakt" in table["exact_words"]
+    assert client.get("/api/sheets/offline/liars_dice?dice=3").json()["start"] == 3

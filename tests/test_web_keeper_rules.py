@@ -24,6 +24,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from kastkopp.engine import IllegalAction, KastkoppError
+from kastkopp.games.liars_dice import LiarsRules
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.server.keeper import kinds_info
 from kastkopp.sheets import Sheet
@@ -160,7 +161,8 @@ def test_maxi_yatzy_at_its_largest_player_count_does_not_scroll_sideways(
     page.fill("#sheet-players", ", ".join(names))
     page.click("#new-sheet-button")
     page.wait_for_selector("#sheet-table:visible")
-    for entry in ("Anna fours 4 4 4 1 2 6", "Hans maxi yatzy 6 6 6 6 6 6", "Eva chance 6 6 6 5 5 4"):
+    for entry in ("Anna fours 4 4 4 1 2 6", "Hans maxi yatzy 6 6 6 6 6 6",
+                  "Eva chance 6 6 6 5 5 4"):
         count = int(page.evaluate("document.body.dataset.entries"))
         page.fill("#entry", entry)
         page.click("#add")
@@ -222,4 +224,32 @@ def test_offline_the_page_and_the_sheets_agree_on_every_row_of_every_throw(
         expected = [server_says(sheet, entry) for entry in entries]
         wrong = [(e, p, s) for e, p, s in zip(entries, said, expected, strict=True) if p != s]
         assert not wrong, (preset, len(wrong), wrong[:5])
+    page.context.close()
+
+
+def test_offline_a_liars_dice_sheet_is_worked_out_in_the_language_and_its_rules(
+        browser: Any, server: str) -> None:
+    page = open_keeper(browser, server, PHONE, "sv")
+    page.select_option("#sheet-game", "liars_dice")
+    page.click("#house-rules summary")
+    page.select_option("#sheet-preset", "single_hand")  # lives, not dice
+    page.fill("#sheet-players", "Anna, Ben")
+    page.click("#new-sheet-button")
+    page.wait_for_selector("#sheet-table:visible")
+    page.context.set_offline(True)
+    page.fill("#entry", "förlust Ben")
+    page.click("#add")
+    page.wait_for_function("document.body.dataset.entries === '1'")
+    assert page.evaluate("document.body.dataset.online") == "no"
+    header = page.locator("#sheet-table thead").inner_text().split()
+    start = LiarsRules.make("single_hand").start
+    assert header == ["Omgång", "Anna", "Ben", "Anna", "liv", "Ben", "liv"]
+    assert page.locator("#sheet-table tbody tr").inner_text().split() == \
+        ["1", "0", "1", str(start), str(start - 1)]
+    page.fill("#entry", "förlust Zed")
+    page.click("#add")
+    page.wait_for_function("document.getElementById('entry-error').textContent !== ''")
+    assert "Zed" in page.inner_text("#entry-error")
+    assert not english_on_page(page, keeper_english())
+    page.screenshot(path=str(ARTIFACTS / "keeper-sv-390x844-liars-offline.png"), full_page=True)
     page.context.close()

@@ -42,8 +42,10 @@ CHOICES = [N_("choice:no"), N_("choice:ask"), N_("choice:yes"), N_("choice:commo
            N_("choice:average"), N_("choice:en"), N_("choice:sv"), N_("choice:da")]
 
 
-# The server's refusals the page repeats word for word when it checks offline.
-REFUSALS = ("entry {number} ({entry}): {reason}",)
+# The server's refusals the page repeats word for word when it checks offline, and the
+# grid's words (as :func:`told` words them) for a stand-in's grid.
+REFUSALS = ("entry {number} ({entry}): {reason}", "Round", "Game", "Pot", "dice", "lives",
+            "points", "wins", "balance", "total", "won", "lost")
 
 
 def page_word(lang: str, text: str) -> str:
