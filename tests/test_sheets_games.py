@@ -156,7 +156,7 @@ def test_yatzy_sheet_of_a_played_game_matches_the_game(preset):
     rows = {row[0]: row[1:] for row in derived.grid}
     for seat, column in enumerate(state.sheets):
         for row, cell in zip(game.rules.rows, column, strict=True):
-            shown = rows[label(row, game.rules.lang, game.rules.sheet)][seat]
+            shown = rows[label(row, game.rules.lang, game.rules.sheet_name)][seat]
             assert shown == ("–" if cell == "-" else str(cell))
 
 

@@ -1,10 +1,12 @@
 """The score keeper in headless Chromium: an entry written offline that the rules refuse
 once the server sees it never locks the sheet.
 
-The Yatzy sheet has no stand-in in the page, so offline any entry is kept as written; back
-online the server refuses a Fours of 31. The sheet stays open, drawn without that entry,
-which is marked with the reason; it can be edited (back into the entry field) or undone, and
-the sheet then reaches the account. The same holds after the page is opened again.
+Offline the page checks a Yatzy-family entry from the table the server published for the
+sheet's rules (a Fives of 31 is refused at once). A sheet made offline under house rules
+the page has no table for keeps what is written, and back online the server refuses the
+Fives of 31. The sheet stays open, drawn without that entry, which is marked with the
+reason; it can be edited (back into the entry field) or undone, and the sheet then reaches
+the account. The same holds after the page is opened again.
 """
 
 from __future__ import annotations
@@ -38,20 +40,45 @@ def write(page: Any, entry: str) -> None:
     page.wait_for_function("n => +document.body.dataset.entries === n", arg=count + 1)
 
 
+def new_sheet(page: Any, preset: str, rules: dict[str, str]) -> None:
+    page.select_option("#sheet-game", "yatzy")
+    if page.locator("#house-rules").get_attribute("open") is None:
+        page.click("#house-rules summary")
+    page.select_option("#sheet-preset", preset)
+    for name, value in rules.items():
+        page.fill(f"#sheet-rule-{name}", value)
+    page.fill("#sheet-players", "Anna, Ben")
+    count = int(page.evaluate("document.body.dataset.sheets"))
+    page.click("#new-sheet-button")
+    page.wait_for_function("n => +document.body.dataset.sheets === n", arg=count + 1)
+    page.wait_for_selector("#sheet:visible")
+
+
 def test_an_entry_refused_after_an_offline_spell_is_marked_and_can_be_edited_or_undone(
         browser: Any, server: str) -> None:
     if not CHROMIUM.exists():
         pytest.skip("no Chromium")
     page = account(browser, server, "offline-keeper")
     page.goto("/keep")
-    page.select_option("#sheet-game", "yatzy")
-    page.fill("#sheet-players", "Anna, Ben")
-    page.click("#new-sheet-button")
-    page.wait_for_selector("#sheet-table:visible")
-    write(page, "Anna fours 4 4 4 1 2")
+    page.wait_for_function("document.body.dataset.tables === 'ready'")
+    new_sheet(page, "terningspoker", {})
+    write(page, "Anna sixes 6 6 6 6 6")  # two sixes over three: 12
     page.wait_for_function(SAVED)
     page.context.set_offline(True)
-    write(page, "Anna fives 31")  # not checked in the page: nothing there scores Yatzy
+    page.fill("#entry", "Anna fives 31")  # checked in the page from the server's table
+    page.click("#add")
+    page.wait_for_function("document.getElementById('entry-error').textContent !== ''")
+    assert "31 is not a possible score in Fives" in page.inner_text("#entry-error")
+    page.fill("#entry", "Anna pair 3 3 1 2 5")  # and the order of the rows
+    page.click("#add")
+    page.wait_for_function("document.getElementById('entry-error').textContent"
+                           ".includes('upper part is filled first')")
+    assert page.evaluate("document.body.dataset.entries") == "1"
+    # A sheet made offline under house rules the page has no table for keeps what is
+    # written; back online the server refuses the Fives of 31.
+    new_sheet(page, "yatzy", {"bonus": "40"})
+    write(page, "Anna fours 4 4 4 1 2")
+    write(page, "Anna fives 31")
     assert page.evaluate("document.body.dataset.online") == "no"
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
@@ -73,9 +100,10 @@ def test_an_entry_refused_after_an_offline_spell_is_marked_and_can_be_edited_or_
     page.wait_for_function("+document.body.dataset.entries === 2")
     page.wait_for_function(SAVED)
     saved = page.evaluate("fetch('/api/sheets').then(r => r.json())")
-    assert [s["entries"] for s in saved] == [2]
+    assert sorted(s["entries"] for s in saved) == [1, 2]
     # Undo mends it too.
     page.context.set_offline(True)
+    new_sheet(page, "yatzy", {"bonus": "41"})
     write(page, "Ben sixes 7")
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
@@ -83,7 +111,6 @@ def test_an_entry_refused_after_an_offline_spell_is_marked_and_can_be_edited_or_
     page.click("#undo")
     page.wait_for_selector("#refused", state="hidden")
     page.wait_for_function(SAVED)
-    assert [s["entries"] for s in page.evaluate("fetch('/api/sheets').then(r => r.json())")] \
-        == [2]
+    assert sorted(s["entries"] for s in page.evaluate("fetch('/api/sheets').then(r => r.json())")) \
+        == [0, 1, 2]
     page.context.close()
-

@@ -499,6 +499,12 @@ def parse_row(text: str, rules: YatzyRules | None = None) -> str:
                         rows=row_names(rows, sheet))
 
 
+def row_words(rules: YatzyRules) -> dict[str, str]:
+    """Every row name :func:`parse_row` reads for a sheet under ``rules``, written as it
+    compares them (lower case, ``-_.:`` as spaces), each with the row it names."""
+    return {**_ALIASES, **_own_names(rules.sheet_name, rules.rows)}
+
+
 def parse_dice(text: str) -> Faces:
     """Dice as players write them: ``3 3 5``, ``3,3,5`` or ``335``."""
     digits = re.sub(r"[\s,;+-]", "", text)

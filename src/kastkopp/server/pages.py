@@ -33,10 +33,9 @@ from sqlalchemy import select
 
 from kastkopp.games import load, registered
 from kastkopp.locale import spoken
-from kastkopp.server import accounts, hints, stats
+from kastkopp.server import accounts, hints, keeper, stats
 from kastkopp.server.languages import LANG_COOKIE, LANGUAGES, language
 from kastkopp.server.sheets_api import SheetBody, derive
-from kastkopp.sheets import kinds as sheet_kinds
 from kastkopp.store import GameTable, SeriesTable, Store
 from kastkopp.strategy import bot_help, bot_names
 
@@ -353,15 +352,19 @@ async def replay_page(table_id: str, request: Request) -> HTMLResponse:
 
 
 @router.get("/keep", response_class=HTMLResponse)
-def keeper(request: Request) -> HTMLResponse:
-    kinds = [{"game": k.game, "title": k.title} for k in sheet_kinds().values()]
-    return page(request, "keeper.html", kinds=kinds)
+def keeper_page(request: Request) -> HTMLResponse:
+    lang = language(request)
+    kinds = keeper.kinds_info(lang)
+    return page(request, "keeper.html", kinds=kinds,
+                keeper=script_json({"kinds": kinds, "words": keeper.words(lang)}))
 
 
 @router.post("/api/sheets/derive")
-def derive_sheet(body: SheetBody) -> dict[str, Any]:
-    """Every number of a sheet, derived from its entries by :mod:`kastkopp.sheets`."""
-    return derive(body).to_json()
+def derive_sheet(body: SheetBody, request: Request) -> dict[str, Any]:
+    """Every number of a sheet, derived from its entries by :mod:`kastkopp.sheets`; the
+    grid's words in the page's language."""
+    sheet = derive(body)
+    return keeper.told(sheet, sheet.to_json(), language(request))
 
 
 @router.get("/sw.js")

@@ -11,6 +11,9 @@ with its reason and nothing is saved.
 - ``PUT /api/sheets/{id}`` — save (create or replace); ``base_revision`` is the revision the
   browser last saw, and a save over a newer revision is refused (409) with the server's copy
 - ``DELETE /api/sheets/{id}``
+- ``GET /api/sheets/offline/{game}?preset=…&RULE=…`` — what the page needs to check the
+  kind's entries without a network (a Yatzy-family sheet: every row's score of every
+  throw), computed by :mod:`kastkopp.sheets` for those rules; cacheable
 - ``GET /api/account/players``, ``PUT /api/account/players {"names"}`` — remembered names
   (every save remembers its sheet's players too), ``DELETE /api/account/players/{name}``
 """
@@ -26,9 +29,9 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from kastkopp.engine import IllegalAction, KastkoppError
+from kastkopp.engine import IllegalAction, KastkoppError, Message, NotFound, RuleError, term
 from kastkopp.server.deps import Me
-from kastkopp.sheets import Sheet
+from kastkopp.sheets import Sheet, kind_for, kinds
 from kastkopp.store import Account, KnownPlayer, ScoreSheet, Store
 from kastkopp.store.models import now
 
@@ -46,7 +49,8 @@ class SheetBody(BaseModel):
     game: str = Field(max_length=40, examples=["liars_dice"])
     preset: str | None = Field(default=None, max_length=40)
     rules: dict[str, str | int | bool] = Field(default_factory=dict)
-    players: list[str] = Field(min_length=1, max_length=20)
+    # none or too many: the sheet's kind refuses them, saying how many it seats
+    players: list[str] = Field(max_length=20)
     entries: list[str] = Field(default_factory=list, max_length=2000)
 
 
@@ -61,15 +65,31 @@ class Names(BaseModel):
 
 def derive(body: SheetBody) -> Sheet:
     """The sheet the body describes, every entry checked; raises naming the first bad one."""
-    sheet = Sheet.new(body.game, [p.strip() for p in body.players], body.preset,
-                      **{k: str(v).lower() if isinstance(v, bool) else str(v)
-                         for k, v in body.rules.items()})
+    try:
+        sheet = Sheet.new(body.game, [p.strip() for p in body.players], body.preset,
+                          **{k: str(v).lower() if isinstance(v, bool) else str(v)
+                             for k, v in body.rules.items()})
+    except RuleError as exc:
+        raise rule_told(exc, body.game) from None
     for number, entry in enumerate(body.entries, start=1):
         try:
             sheet = sheet.add(entry)
         except KastkoppError as exc:
-            raise IllegalAction(f"entry {number} ({entry}): {exc}") from None
+            raise IllegalAction("entry {number} ({entry}): {reason}", number=number,
+                                entry=entry, reason=exc.message) from None
     return sheet
+
+
+def rule_told(exc: RuleError, game: str) -> RuleError:
+    """A refused house rule named as the page names it (by its help, in the player's
+    language), not by the key a terminal types."""
+    name = exc.message.params.get("name")
+    specs = {s.name: s for s in kind_for(game).rules_class().specs()} \
+        if game in kinds() else {}
+    if not isinstance(name, str) or name not in specs:
+        return exc
+    return RuleError(Message(exc.message.template,
+                             {**exc.message.params, "name": Message(specs[name].help)}))
 
 
 def _store(request: Request) -> Store:
@@ -121,6 +141,21 @@ def list_sheets(request: Request, me: Me) -> list[dict[str, Any]]:
         return listed
 
 
+@router.get("/api/sheets/offline/{game}")
+def offline_table(game: Annotated[str, Path(max_length=40)], request: Request) -> Response:
+    """The kind's offline table for a preset and house rules given as query parameters."""
+    # ``lang`` chooses the answer's language; as a rule it only names the rows
+    params = {k: v for k, v in request.query_params.items() if k not in ("preset", "lang")}
+    preset = request.query_params.get("preset") or None
+    kind = kind_for(game)
+    rules = kind.rules_class().make(
+        preset, **dict(kind.rule_name(k, v) for k, v in params.items()))
+    table = kind.offline(rules)
+    if table is None:
+        raise NotFound("a {kind} sheet has nothing to check offline", kind=term(kind.title))
+    return JSONResponse(table, headers={"Cache-Control": "public, max-age=86400"})
+
+
 @router.get("/api/sheets/{sheet_id}")
 def get_sheet(sheet_id: SheetId, request: Request, me: Me) -> dict[str, Any]:
     with _store(request).session() as session:
@@ -142,8 +177,8 @@ def put_sheet(sheet_id: SheetId, body: SavedSheet, request: Request, me: Me) -> 
                 count = session.scalar(select(func.count()).select_from(ScoreSheet)
                                        .where(ScoreSheet.account_id == me.id)) or 0
                 if count >= MAX_SHEETS:
-                    raise IllegalAction(f"an account keeps at most {MAX_SHEETS} sheets; "
-                                        f"delete some old ones first")
+                    raise IllegalAction("an account keeps at most {count} sheets; delete "
+                                        "some old ones first", count=MAX_SHEETS)
                 row = ScoreSheet(account_id=me.id, sheet_id=sheet_id, revision=0)
                 session.add(row)
             elif body.base_revision is not None and body.base_revision != row.revision:

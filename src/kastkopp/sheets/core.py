@@ -146,6 +146,8 @@ class SheetKind(ABC):
     title: ClassVar[str] = ""
     entry_help: ClassVar[str] = ""
     words: ClassVar[frozenset[str]] = frozenset()  # words of the notation, not names
+    # the refusals a page's offline check repeats (templates of this kind's messages)
+    offline_texts: ClassVar[tuple[str, ...]] = ()
 
     def rules_class(self) -> type[Rules]:
         """The game's own house rules."""
@@ -179,6 +181,11 @@ class SheetKind(ABC):
     def row_labels(self, sheet: Sheet, lang: str) -> dict[str, str]:
         """The grid's row labels as the sheet writes them, each in ``lang`` (none to change)."""
         return {}
+
+    def offline(self, rules: Rules) -> dict[str, Any] | None:
+        """What a page needs to check this kind's entries without the server, as plain data
+        computed here (one source of truth); ``None``: the kind publishes nothing."""
+        return None
 
 
 _KINDS: dict[str, SheetKind] = {}

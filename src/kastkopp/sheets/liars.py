@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kastkopp.engine import IllegalAction, Message, term
+from kastkopp.engine import IllegalAction, Message, Rules, term
 from kastkopp.games.liars_dice import LiarsRules
 from kastkopp.sheets.core import Derivation, Entry, Sheet, SheetKind, quote, register_kind
 from kastkopp.sheets.rounds import Countdown, is_cell, read_cell
@@ -86,6 +86,16 @@ class LiarsSheet(SheetKind):
             value = "on" if word in {"true", "on", "1", "yes"} else \
                 "off" if word in {"false", "off", "0", "no"} else value
         return ours, value
+
+    offline_texts: ClassVar[tuple[str, ...]] = (
+        "'{name}' is not a player here (players: {names})",
+        "{cells} cells for the {count} players in the game ({names})")
+
+    def offline(self, rules: Rules) -> dict[str, Any]:
+        """For the page's stand-in: what a player starts with, its unit, the entry words."""
+        assert isinstance(rules, LiarsRules)
+        return {"start": rules.start, "count": self.count_name(rules),
+                "loss_words": sorted(LOSS_WORDS), "exact_words": sorted(EXACT_WORDS)}
 
     def count_name(self, rules: LiarsRules) -> str:
         return "lives" if rules.loss == "life" else "dice"

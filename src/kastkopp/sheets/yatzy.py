@@ -30,12 +30,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from kastkopp.dice import Faces, multisets
-from kastkopp.engine import IllegalAction, term
+from kastkopp.engine import IllegalAction, Rules, term
 from kastkopp.games.yatzy import (
     DASH,
+    UPPER,
     Cell,
     Yatzy,
     YatzyRules,
@@ -47,6 +48,7 @@ from kastkopp.games.yatzy import (
     parse_dice,
     parse_row,
     playable_rows,
+    row_words,
     score,
 )
 from kastkopp.sheets.core import (
@@ -109,6 +111,20 @@ class YatzySheet(SheetKind):
     entry_help: ClassVar[str] = ("write 'NAME ROW DICE' (Anna fours 4 4 4 1 2), 'NAME ROW "
                                  "POINTS' (Anna fours 12) or 'NAME ROW -' to cross it out")
     words: ClassVar[frozenset[str]] = frozenset(FIRST_WORDS | {"x"})
+    offline_texts: ClassVar[tuple[str, ...]] = (
+        "'{name}' is not a player here (players: {names})", "cannot read '{text}': {help}",
+        "'{text}' is not a row (rows: {rows})", "no dice or points for {row}: {help}",
+        "this sheet has no {row} row (rows: {rows})",
+        "{name} has already written {cell} in {row} (entry {entry}); a row takes one entry",
+        "{dice} is not {row}: to cross the row out write '{entry}'",
+        "{points} is not a possible score in {row} ({possible})",
+        "{row} is always made ({possible}): it cannot be crossed out",
+        "this sheet is played with {dice} dice, not {count} ({shown})",
+        "'{text}' are not dice: write them like 3 3 5", "a die shows 1 to 6, not {face}",
+        "'first' goes with the dice of the first throw, not points",
+        "{name} cannot write in {row} yet: {why} (open now: {open})",
+        "a Yahtzee goes in its upper row if open, else a lower row",
+        "the rows are filled top to bottom", "the upper part is filled first")
 
     # -- reading entries ---------------------------------------------------------------
     def parse_entry(self, words: list[str], sheet: Sheet) -> Entry:
@@ -195,7 +211,7 @@ class YatzySheet(SheetKind):
         if row not in rules.rows:
             raise IllegalAction("this sheet has no {row} row (rows: {rows})", row=row,
                                 rows=", ".join(rules.rows))
-        here = label(row, rules.lang, rules.sheet)
+        here = label(row, rules.lang, rules.sheet_name)
         if cells[row] is not None:
             raise IllegalAction("{name} has already written {cell} in {row} (entry {entry}); a "
                                 "row takes one entry", name=name, cell=text(cells[row]),
@@ -229,6 +245,10 @@ class YatzySheet(SheetKind):
                                 points=entry.points, row=here, possible=describe(possible))
         return entry.points, 0
 
+    def offline(self, rules: Rules) -> dict[str, Any]:
+        assert isinstance(rules, YatzyRules)
+        return scores_table(rules)
+
     @staticmethod
     def _typed(entry: Fill) -> str:
         if entry.dice is not None:
@@ -240,13 +260,13 @@ class YatzySheet(SheetKind):
         rules = sheet.rules
         assert isinstance(rules, YatzyRules)
         keys = (*rules.rows, "upper", "bonus", "extra", "total", "average", "result")
-        return {label(key, rules.lang, rules.sheet): label(key, lang, rules.sheet)
+        return {label(key, rules.lang, rules.sheet_name): label(key, lang, rules.sheet_name)
                 for key in keys}
 
     def _grid(self, sheet: Sheet, state: YatzyState, cells: dict[int, dict[str, Cell]],
               pending: dict[tuple[int, str], str]) -> tuple[tuple[str | None, ...], ...]:
         rules = state.rules
-        lang, kind = rules.lang, rules.sheet
+        lang, kind = rules.lang, rules.sheet_name
         players = sheet.players
         seats = range(len(players))
         grid: list[tuple[str | None, ...]] = [("", *sheet.names)]
@@ -283,6 +303,37 @@ class YatzySheet(SheetKind):
         return tuple(Standing(p.id, p.name, placed[s], totals[s],
                               extra={"result": results[s]} if average else {})
                      for s, p in enumerate(sheet.players))
+
+
+@lru_cache(maxsize=64)
+def scores_table(rules: YatzyRules) -> dict[str, Any]:
+    """Every row's score of every throw under ``rules``, for a page checking entries offline.
+
+    ``throws`` are the multisets of the rules' dice, sorted (252 with five dice, 462 with
+    six); ``scores[way][row][i]`` is what throw ``i`` scores in ``row`` (``None``: not
+    made) — ``plain``, and where the rules have them ``first`` (the turn's first throw),
+    ``joker`` and ``first joker``. ``possible`` and ``miss`` are what a row may hold when
+    points alone are written; ``names`` every row name an entry may use; ``order`` and
+    ``joker_choice`` which open rows an entry may take (:func:`playable_rows`).
+    """
+    throws = [dice for dice, _ in multisets(rules.dice)]
+    firsts = (False, True) if rules.first_throw_double else (False,)
+    jokers = (False, True) if rules.joker else (False,)
+    scores = {" ".join(w for w, on in (("first", first), ("joker", joker)) if on) or "plain":
+              {row: [score(row, dice, rules, first, joker) for dice in throws]
+               for row in rules.rows}
+              for first in firsts for joker in jokers}
+    return {"rules": rules.to_json(), "dice": rules.dice,
+            "throws": ["".join(map(str, dice)) for dice in throws],
+            "rows": list(rules.rows), "scores": scores,
+            "sheet": rules.sheet_name, "upper": list(UPPER),
+            "possible": {row: sorted(possible_points(row, rules)) for row in rules.rows},
+            "possible_text": {row: describe(possible_points(row, rules)) for row in rules.rows},
+            "miss": [row for row in rules.rows if can_miss(row, rules)],
+            "cross": "-" if rules.misses == "dash" else "0", "crossed": text(mark(None, rules)),
+            "names": row_words(rules), "first_words": sorted(FIRST_WORDS),
+            "scratch": sorted(SCRATCH), "joker_choice": rules.joker_choice,
+            "order": rules.order}
 
 
 def text(cell: Cell) -> str:

@@ -1,8 +1,18 @@
 // The score keeper: every sheet lives in this browser (it survives a closed tab) and, for
 // a logged-in person, in the account too; every number comes from the server's sheets.
-// Offline, a stand-in works the sheet out, and the changes reach the account once the
-// connection returns.
+// Offline, a stand-in works the sheet out (from a table the server published, where the
+// kind has one), and the changes reach the account once the connection returns.
 import {h, t} from "./ui.js";
+
+// Each sheet kind with its presets and house rules, and the keeper's words (server/keeper.py).
+const KEEPER = JSON.parse(document.getElementById("keeper-data").textContent);
+const KINDS = Object.fromEntries(KEEPER.kinds.map((k) => [k.game, k]));
+const OFFLINE = "kastkopp.offline";  // url -> a kind's offline table, for checks without a network
+
+/** A text in the page's language: the keeper's own words first, then the page's. */
+function say(text, values = {}) {
+  return t(KEEPER.words[text] ?? text, values);
+}
 
 // id -> {sheet, revision, dirty, deleted, refused, account (whose account it is saved in)}
 const SHEETS = "kastkopp.sheets";
@@ -79,9 +89,57 @@ async function derive(candidate) {
     if (problem instanceof RangeError) throw problem;
     document.body.dataset.online = "no";
     showStatus();
-    const fallback = await import(`./sheets/${candidate.game}.js`).catch(() => null);
-    if (!fallback) return null;
-    return fallback.derive(candidate);
+    return standIn(candidate);
+  }
+}
+
+/** The sheet worked out in the page, from what the server published for its kind (the
+ *  kind's stand-in in static/sheets/, the table kept for its rules); null if there is none. */
+export async function standIn(candidate) {
+  const fallback = await import(`./sheets/${candidate.game}.js`).catch(() => null);
+  if (!fallback) return null;
+  return fallback.derive(candidate, {table: tables[tableUrl(candidate)] ?? null,
+    say, help: KINDS[candidate.game]?.help ?? ""});
+}
+
+// ------------------------------------------------------------------ offline tables
+
+let tables = load(OFFLINE, {});  // url -> table, as kept in localStorage
+
+/** Where the server publishes what a kind's sheet needs offline, for these rules. */
+function tableUrl(candidate) {
+  const query = new URLSearchParams();
+  if (candidate.preset) query.set("preset", candidate.preset);
+  for (const name of Object.keys(candidate.rules ?? {}).sort()) {
+    query.set(name, String(candidate.rules[name]));
+  }
+  return `/api/sheets/offline/${candidate.game}?${query}`;
+}
+
+/** Fetch and keep the offline table of a sheet's rules (the service worker keeps it too). */
+async function fetchTable(candidate) {
+  if (!KINDS[candidate.game]?.offline) return;
+  const url = tableUrl(candidate);
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return;
+    tables[url] = await response.json();
+    // Only the tables of the presets and of sheets still kept: the browser's room is small.
+    const wanted = new Set([...KEEPER.kinds.filter((k) => k.offline).flatMap((k) =>
+      ["", ...Object.keys(k.presets)].map((p) => tableUrl({game: k.game, preset: p, rules: {}}))),
+    ...Object.values(store).map((e) => tableUrl(e.sheet)), url]);
+    tables = Object.fromEntries(Object.entries(tables).filter(([key]) => wanted.has(key)));
+    localStorage.setItem(OFFLINE, JSON.stringify(tables));
+  } catch {
+    // offline: the table already kept (if any) serves
+  }
+}
+
+async function fetchTables() {
+  const sheets = KEEPER.kinds.filter((k) => k.offline).flatMap((k) =>
+    ["", ...Object.keys(k.presets)].map((preset) => ({game: k.game, preset, rules: {}})));
+  for (const candidate of [...sheets, ...Object.values(store).map((e) => e.sheet)]) {
+    await fetchTable(candidate);
   }
 }
 
@@ -184,8 +242,81 @@ async function push(id, entry) {
 
 /** A sheet kind as the form names it, in the page's language. */
 function kindTitle(game) {
-  return document.querySelector(`#sheet-game option[value="${CSS.escape(game)}"]`)?.textContent
-    ?? game;
+  return KINDS[game]?.title ?? game;
+}
+
+// ------------------------------------------------------------------ house rules
+
+/** The rules a preset starts from: the defaults with the preset's own values. */
+function baseRules(kind, preset) {
+  return {...Object.fromEntries(kind.rules.map((r) => [r.name, r.default])),
+    ...(kind.preset_rules[preset] ?? {})};
+}
+
+function ruleControl(rule, value) {
+  const id = `sheet-rule-${rule.name}`;
+  let input;
+  if (rule.type === "bool") {
+    input = h("input", {id, type: "checkbox", checked: Boolean(value)});
+  } else if (rule.choices) {
+    input = h("select", {id}, ...rule.choices.map((c) =>
+      h("option", {value: String(c.value), selected: String(c.value) === String(value)}, c.text)));
+  } else {
+    input = h("input", {id, value: value ?? "", type: rule.type === "int" ? "number" : "text",
+      min: rule.min, max: rule.max, inputmode: rule.type === "int" ? "numeric" : null});
+  }
+  input.dataset.rule = rule.name;
+  input.dataset.type = rule.type;
+  const control = h("p", {class: "rule"});
+  if (rule.type === "bool") control.append(input, " ", h("label", {for: id}, rule.help));
+  else control.append(h("label", {for: id}, rule.help), " ", input);
+  return control;
+}
+
+/** The preset and house-rule controls of the chosen kind, set to the preset's values. */
+function showRules(keepPreset = false) {
+  const kind = KINDS[document.getElementById("sheet-game").value];
+  const preset = document.getElementById("sheet-preset");
+  if (!keepPreset) {
+    preset.replaceChildren(h("option", {value: ""}, say("the game's own rules")),
+      ...Object.entries(kind.presets).map(([name, help]) => h("option", {value: name}, help)));
+  }
+  const base = baseRules(kind, preset.value);
+  document.getElementById("sheet-rules").replaceChildren(
+    ...kind.rules.map((rule) => ruleControl(rule, base[rule.name])));
+}
+
+/** The house rules chosen that differ from the preset's. */
+function chosenRules(kind, preset) {
+  const base = baseRules(kind, preset);
+  const rules = {};
+  for (const input of document.querySelectorAll("#sheet-rules [data-rule]")) {
+    const value = input.type === "checkbox" ? input.checked
+      : input.dataset.type === "int" && /^-?\d+$/.test(input.value.trim())
+        ? Number(input.value) : input.value.trim();
+    if (String(value) !== String(base[input.dataset.rule])) rules[input.dataset.rule] = value;
+  }
+  return rules;
+}
+
+/** A rule's value in words: on/off, a choice as the form shows it, else as typed. */
+function ruleValue(rule, value) {
+  if (rule.type === "bool") return say(value === true || value === "true" ? "on" : "off");
+  const choice = rule.choices?.find((c) => String(c.value) === String(value));
+  return choice ? choice.text : String(value);
+}
+
+/** The sheet's rules as a line: the preset, then each rule changed from it. */
+function rulesLine(candidate) {
+  const kind = KINDS[candidate.game];
+  if (!kind) return "";
+  const parts = [candidate.preset ? kind.presets[candidate.preset] ?? candidate.preset
+    : say("the game's own rules")];
+  for (const [name, value] of Object.entries(candidate.rules ?? {})) {
+    const rule = kind.rules.find((r) => r.name === name);
+    parts.push(rule ? `${rule.help}: ${ruleValue(rule, value)}` : `${name}: ${value}`);
+  }
+  return say("Rules: {rules}", {rules: parts.join(" · ")});
 }
 
 function drawList() {
@@ -226,18 +357,28 @@ function draw(derived) {
   const grid = document.getElementById("grid");
   const standings = document.getElementById("standings");
   document.body.dataset.entries = String(sheet.entries.length);
+  document.getElementById("sheet-title").textContent =
+    `${kindTitle(sheet.game)} · ${sheet.players.join(", ")}`;
+  document.getElementById("sheet-rules-line").textContent = rulesLine(sheet);
+  document.getElementById("entry-help").textContent = KINDS[sheet.game]?.help ?? "";
+  document.body.dataset.kind = sheet.game;
   if (!derived) {
     grid.replaceChildren(h("ol", {}, ...sheet.entries.map((e) => h("li", {}, e))));
     standings.replaceChildren();
     return;
   }
   const [header, ...rows] = derived.table;
-  grid.replaceChildren(h("table", {class: "sheet", id: "sheet-table"},
+  grid.replaceChildren(h("table", {class: header.length > 5 ? "sheet wide" : "sheet",
+    id: "sheet-table"},
     h("thead", {}, h("tr", {}, ...header.map((c) => h("th", {scope: "col"}, c)))),
     h("tbody", {}, ...rows.map((row) => h("tr", {}, ...row.map((c) => h("td", {}, c ?? "")))))));
   const places = [...derived.players].sort((a, b) => a.place - b.place);
   standings.replaceChildren(...places.map((p) => h("li", {"data-player": p.name,
     "data-place": p.place}, `${p.place}. ${p.name} · ${p[derived.count] ?? ""}`)));
+  if (derived.partial) {
+    standings.replaceChildren(h("li", {class: "small"},
+      say("Sums and places are worked out when the network returns")));
+  }
   document.body.dataset.finished = derived.finished ? "yes" : "no";
 }
 
@@ -272,17 +413,34 @@ function showRefused(entry, reason = "") {
   }}, t("Edit")));
 }
 
+document.getElementById("sheet-game").addEventListener("change", () => showRules());
+document.getElementById("sheet-preset").addEventListener("change", () => showRules(true));
+
 document.getElementById("new-sheet").addEventListener("submit", async (event) => {
   event.preventDefault();
   const players = document.getElementById("sheet-players").value.split(",")
     .map((n) => n.trim()).filter(Boolean);
-  sheet = {game: document.getElementById("sheet-game").value, players, entries: [], rules: {}};
+  const game = document.getElementById("sheet-game").value;
+  const preset = document.getElementById("sheet-preset").value || null;
+  const candidate = {game, preset, players, entries: [], rules: chosenRules(KINDS[game], preset)};
+  const refusal = document.getElementById("new-sheet-error");
+  refusal.textContent = "";
+  try {
+    await derive(candidate);  // the server checks the rules and the players first
+  } catch (problem) {
+    refusal.textContent = problem.message;
+    return;
+  }
+  sheet = candidate;
+  await fetchTable(sheet);
+  document.getElementById("house-rules").open = false;  // the sheet comes next, not the form
   currentId = newId();
   store[currentId] = {sheet, revision: null, dirty: true, updated: Date.now()};
   rememberPlayers(players);
   save();
   error.textContent = "";
   await refresh();
+  document.getElementById("entry").focus();  // the first entry is next, in view
 });
 
 document.getElementById("entry-form").addEventListener("submit", async (event) => {
@@ -310,7 +468,10 @@ document.getElementById("undo").addEventListener("click", async () => {
 });
 
 window.addEventListener("online", async () => { await refresh(); await sync(); });
+showRules();
 showKnownPlayers();
 drawList();
 await refresh();
 await sync();
+await fetchTables();
+document.body.dataset.tables = "ready";
