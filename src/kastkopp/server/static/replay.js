@@ -106,7 +106,13 @@ if (!response.ok) {
     document.getElementById("seen-from").hidden = false;
   }
   draw();
-  if (crypto.subtle) {
+  if (table.status !== "over") {
+    // The seed is revealed at the end: until then there is nothing to check, and no fault.
+    verify.replaceChildren(h("span", {id: "not-yet"},
+      t("This game is still being played: its dice can be checked here once it is over.")),
+    " ", h("a", {href: `/play/${table.id}`}, t("Watch the table")));
+    document.body.dataset.verified = "later";
+  } else if (crypto.subtle) {
     const problems = await checkDice(log);
     const rolls = events.filter((e) => e.type === "roll").length;
     verify.replaceChildren(problems.length
