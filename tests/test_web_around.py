@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+
 from test_web_play import ARTIFACTS, TIMEOUT, Person, browser, server
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
@@ -120,10 +121,10 @@ def test_a_move_clock_chosen_in_the_lobby_runs_on_the_table_as_text(
     assert anna.errors == []
 
 
-@pytest.mark.parametrize(("motion", "size"), [("no-preference", PHONE), ("reduce", SCREEN)])
-def test_the_others_moves_come_one_at_a_time_and_dice_roll_unless_told_not_to(
-        browser: Any, server: str, motion: str, size: tuple[int, int]) -> None:
-    anna = seated(browser, server, "Anna", "en", size, motion)
+@pytest.mark.parametrize("size", [PHONE, SCREEN])
+def test_the_others_moves_come_one_at_a_time_in_order(
+        browser: Any, server: str, size: tuple[int, int]) -> None:
+    anna = seated(browser, server, "Anna", "en", size)
     page = anna.page
     make_table(anna, "liars_dice", 4, 3, preset="perudo", pace="0.4")
     page.evaluate("""() => { window.seen = [];
@@ -133,31 +134,48 @@ def test_the_others_moves_come_one_at_a_time_and_dice_roll_unless_told_not_to(
     start(anna)
     anna.wait("document.body.dataset.mine === 'yes'")
     first = int(page.evaluate("document.body.dataset.seq"))
-    page.locator("#toolbar button[data-action]:enabled, #toolbar button.primary:enabled"
-                 ).first.click()
-    # her move is drawn at once with the next seat to move; the bots' moves follow, each
-    # drawn by itself, in order, until it is her turn again (or the round is over)
-    anna.wait("s => +document.body.dataset.seq > s && document.body.dataset.toMove !== '0'",
-              first)
-    anna.wait("document.body.dataset.mine === 'yes' || document.body.dataset.status === 'over'")
+    page.locator("#toolbar button.primary:enabled").first.click()
+    # her move is drawn at once, with the next seat to move; then each bot's move is drawn
+    # by itself, in order, until it is her turn again (or the game is over)
+    anna.wait("s => +document.body.dataset.seq > s && (document.body.dataset.mine === 'yes'"
+              " || document.body.dataset.status === 'over')", first)
     seen = [(seq, to_move) for seq, to_move in page.evaluate("window.seen") if seq > first]
+    assert seen[0][1] == "1", seen
     seqs = [seq for seq, _ in seen]
     assert seqs == sorted(set(seqs)), seen
     assert len({to_move for _, to_move in seen}) >= 2, seen  # the bots' turns were drawn
     frames = [f["seq"] for f in anna.frames if f.get("type") == "state"]
     assert frames == sorted(frames)
-    # a die whose face changed rolls in CSS; with reduced motion nothing moves
-    rolled = page.eval_on_selector_all(".die.rolled", "ds => ds.map(d => "
-                                       "getComputedStyle(d).animationName)")
+    shot(anna, f"pace-{size[0]}")
+    assert anna.errors == []
+
+
+@pytest.mark.parametrize(("motion", "size"), [("no-preference", PHONE), ("reduce", SCREEN),
+                                              ("no-preference", SCREEN), ("reduce", PHONE)])
+def test_dice_roll_in_css_unless_the_player_asks_for_reduced_motion(
+        browser: Any, server: str, motion: str, size: tuple[int, int]) -> None:
+    anna = seated(browser, server, "Anna", "en", size, motion)
+    page = anna.page
+    make_table(anna, "yatzy", 2, 1)
+    start(anna)
+    anna.wait("document.body.dataset.mine === 'yes'")
+    page.evaluate("""() => { window.moving = new Set();
+        const look = () => document.querySelectorAll('.die').forEach((d) => {
+          if (d.classList.contains('rolled')) window.moving.add(getComputedStyle(d).animationName);
+        });
+        new MutationObserver(look).observe(document.body, {childList: true, subtree: true}); }""")
+    assert page.locator(".die.rolled").count() == 0  # the first drawing stays still
+    seq = int(page.evaluate("document.body.dataset.seq"))
+    page.click("#roll")
+    anna.wait("s => +document.body.dataset.seq > s && document.body.dataset.mine === 'yes'", seq)
+    moving = set(page.evaluate("[...window.moving]"))
     if motion == "reduce":
-        assert rolled == []
+        assert moving == set() and page.locator(".die.rolled").count() == 0
     else:
-        page.wait_for_function("document.querySelectorAll('.die.rolled, .fresh').length > 0"
-                               " || window.seen.length > 0")
-    names = page.eval_on_selector_all(".die", "ds => ds.map(d => getComputedStyle(d)"
-                                      ".animationName)")
-    assert motion != "reduce" or set(names) <= {"none"}
-    shot(anna, f"pace-{motion}-{size[0]}")
+        assert moving == {"roll"}, moving  # the dice thrown again roll; none else moves
+        kept_still = page.eval_on_selector_all(
+            "#board .die:not(.rolled)", "ds => ds.map(d => getComputedStyle(d).animationName)")
+        assert set(kept_still) <= {"none"}
     assert anna.errors == []
 
 

@@ -2,7 +2,9 @@
 // or reveal that is new slides in. Only what changed moves, so a redraw of the same
 // position is still; with prefers-reduced-motion nothing moves at all.
 const still = matchMedia("(prefers-reduced-motion: reduce)");
-let before = null;  // key -> face of every die drawn last time
+// key -> the face a die had when last drawn (kept while it is not drawn: one's own dice
+// leave with the docked controls and come back unchanged, and do not roll for that)
+let before = null;
 let told = new Set();  // the texts of the results and reveals drawn last time
 
 function dieKey(die, counts) {
@@ -33,6 +35,6 @@ export function animate(...roots) {
       if (!still.matches && before && !told.has(text)) box.classList.add("fresh");
     }
   }
-  before = faces;
+  before = new Map([...(before ?? []), ...faces]);
   told = results;
 }
