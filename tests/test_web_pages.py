@@ -69,7 +69,7 @@ def test_a_sheet_entry_that_cannot_be_is_refused_naming_it_and_why(client: TestC
 
 
 @pytest.mark.parametrize(("lang", "heading", "said"), [
-    ("en", "Not found", "there is no table &#39;nosuchtable&#39;"),
+    ("en", "Not found", "There is no table &#39;nosuchtable&#39;."),
     ("sv", "Hittades inte", "nosuchtable"), ("da", "Ikke fundet", "nosuchtable")])
 def test_a_table_that_does_not_exist_is_a_page_with_a_404(
         client: TestClient, lang: str, heading: str, said: str) -> None:
