@@ -151,3 +151,17 @@ def test_identical_bots_are_players_of_their_own_on_the_leaderboard(client: Test
     assert "3 spillere · 1 spil</caption>" in client.get("/stats/mia?lang=da").text
     history = client.get("/api/players/bot:random 2/history").json()
     assert [h["seat"] for h in history] == [2]
+
+
+def test_bots_alone_keep_their_own_quick_pace_unless_the_table_asks(tmp_path: Path) -> None:
+    with TestClient(create_app(str(tmp_path / "kastkopp.db"), bot_delay=0.8)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        anna = guest(client, "Anna")
+        alone = new_table(client, anna, "mia", 2, ["bot:random", "bot:random"], sit=False)
+        watched = new_table(client, anna, "mia", 2, ["bot:random", "bot:random"], sit=False,
+                            pace=0.5)
+        person = new_table(client, anna, "mia", 2, [None, "bot:random"])
+        paces = {}
+        for name, table in (("alone", alone), ("watched", watched), ("person", person)):
+            paces[name] = hub.pace_of(client.portal.call(hub.get, table["id"]))
+        assert paces == {"alone": 0.0, "watched": 0.5, "person": 0.8}

@@ -102,8 +102,11 @@ class Play(Broadcasting):
         return new_seq
 
     def pace_of(self, live: LiveTable) -> float:
-        """Seconds before each bot's move at the table: its own pace, else the server's."""
-        return self.bot_delay if live.pace is None else live.pace
+        """Seconds before each bot's move at the table: its own pace, else the server's
+        where a person sits (a series of bots alone is not slowed down for an audience)."""
+        if live.pace is not None:
+            return live.pace
+        return 0.0 if live.bots_only else self.bot_delay
 
     def _answer_by_bots(self, live: LiveTable, table: Table, limit: int = 10_000) -> None:
         """Bots that move at once do so in the same commit as the move they answer.
