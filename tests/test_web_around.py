@@ -231,6 +231,7 @@ def test_a_replay_opened_before_the_end_says_when_it_will_be_there(
     said = page.locator("#verify").inner_text()
     assert WORDS[lang]["later"] in said and "✗" not in said
     assert page.locator("#verify .error").count() == 0
+    assert "?" not in page.locator("#events").inner_text()  # a hidden roll is said in words
     # the step buttons draw their arrows (no glyph a font may lack)
     for button in ("#first", "#back", "#forward", "#last"):
         assert page.locator(f"{button} svg.icon").count() == 1

@@ -242,7 +242,8 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Watch the table"),
       N_("You are invited to play: write your name at the top and press “Sit down”, "
          "then “Join this table”."),
-      N_("Write your name"), N_("One die under the cup")]
+      N_("Write your name"), N_("One die under the cup"),
+      N_("rolls: the dice are shown at the end")]
 
 
 

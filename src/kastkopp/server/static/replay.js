@@ -89,7 +89,7 @@ if (!response.ok) {
   const seats = log.seats ?? table.seats.map((s) => s.name ?? `bot:${s.bot}`);
   list.replaceChildren(...events.map((e) => e.type === "roll"
     ? h("li", {class: "roll"}, `${e.seat !== undefined && e.seat !== null ? seats[e.seat] ?? "" : ""} `,
-      e.faces ? dice(e.faces) : "?")
+      e.faces ? dice(e.faces) : h("span", {class: "small"}, t("rolls: the dice are shown at the end")))
     : h("li", {class: e.type}, `${seats[e.seat] ?? ""}: ${e.action ?? e.reason ?? e.type}`)));
   step = events.length;
   const positions = await fetch(`/api/tables/${table.id}/replay`);
