@@ -357,7 +357,8 @@ async def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
     cache = str(Path(db).parent / "cache")
     server = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--host", HOST,
                                "--port", str(port), "--db", db, "--log-level", "error",
-                               "--no-warm-up", "--guest-limit", "100000/minute"],
+                               "--no-warm-up", "--guest-limit", "100000/minute",
+                               "--bot-delay", "0"],
                               env={**os.environ, "KASTKOPP_CACHE": cache})
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
         deadline = time.monotonic() + 120

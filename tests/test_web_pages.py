@@ -68,10 +68,20 @@ def test_a_sheet_entry_that_cannot_be_is_refused_naming_it_and_why(client: TestC
     assert response.json()["detail"].startswith("entry 2 (loss Zed): 'Zed' is not a player")
 
 
-def test_a_table_that_does_not_exist_is_a_clear_404(client: TestClient) -> None:
-    response = client.get("/play/nosuchtable")
-    assert response.status_code == 404
-    assert "no" in response.json()["detail"]
+@pytest.mark.parametrize(("lang", "heading", "said"), [
+    ("en", "Not found", "There is no table &#39;nosuchtable&#39;."),
+    ("sv", "Hittades inte", "nosuchtable"), ("da", "Ikke fundet", "nosuchtable")])
+def test_a_table_that_does_not_exist_is_a_page_with_a_404(
+        client: TestClient, lang: str, heading: str, said: str) -> None:
+    for path in ("/play/nosuchtable", "/replay/nosuchtable", "/review/nosuchtable"):
+        response = client.get(f"{path}?lang={lang}")
+        assert response.status_code == 404, path
+        assert response.headers["content-type"].startswith("text/html")
+        assert f"<h1>{heading}</h1>" in response.text and said in response.text
+        assert 'href="/lobby" id="to-lobby"' in response.text
+    # the API's answer stays JSON, for programs
+    answer = client.get("/api/tables/nosuchtable")
+    assert answer.status_code == 404 and answer.json()["code"] == "not_found"
 
 
 def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:

@@ -49,7 +49,8 @@ def free_port() -> int:
 def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     """``python -m kastkopp.server`` on ``port``, once it answers."""
     process = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--port", str(port),
-                                "--db", str(db), "--log-level", "warning"])
+                                "--db", str(db), "--log-level", "warning",
+                                "--bot-delay", "0"])
     deadline = time.monotonic() + 30
     while True:
         try:

@@ -93,7 +93,8 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         # no warm-up: the standard Yatzy tables are no test's business here
         command = [sys.executable, "-m", "kastkopp.server", "--port", str(self.port),
-                   "--db", self.db, "--log-level", self.log_level, "--no-warm-up"]
+                   "--db", self.db, "--log-level", self.log_level, "--no-warm-up",
+                   "--bot-delay", "0"]
         if self.redis:
             command += ["--redis", self.redis]
         output = None if self.log is None else self.log.open("ab")

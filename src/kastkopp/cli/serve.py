@@ -17,8 +17,12 @@ def serve_command(
                            "(postgresql+psycopg://...); default: the user data directory"),
     redis: str = typer.Option(None, "--redis", help="Redis URL, for several server "
                               "processes on one PostgreSQL database"),
-    bot_delay: float = typer.Option(0.0, "--bot-delay", min=0.0, max=10.0,
-                                    help="seconds a bot waits before it moves"),
+    bot_delay: float = typer.Option(0.8, "--bot-delay", min=0.0, max=10.0,
+                                    help="seconds before each bot's move at tables made "
+                                    "without a pace of their own (0: at once)"),
+    abandoned_after: float = typer.Option(6.0, "--abandoned-after", min=0.01,
+                                          help="hours without a move after which a table "
+                                          "being played leaves the lobby's list"),
     maexchen: bool = typer.Option(False, "--maexchen",
                                   help="also run a Mäxchen bot-competition server (UDP)"),
     maexchen_port: int = typer.Option(9000, "--maexchen-port", min=1, max=65535),
@@ -55,6 +59,6 @@ def serve_command(
     serve(host=host, port=port, db=db, redis_url=redis, bot_delay=bot_delay,
           maexchen_port=maexchen_port if maexchen else None,
           maexchen_timeout=answer_timeout_ms / 1000, guest_limit=guest_limit,
-          workers=workers, warm_up=warm_up)
+          workers=workers, warm_up=warm_up, abandoned_after=abandoned_after * 3600)
 
 

@@ -13,13 +13,20 @@ durable before it is acknowledged (``docs/architecture.md``: the whole picture).
 
 from __future__ import annotations
 
+PACE = 0.8  # seconds before each bot's move: the others' moves seen one at a time
+
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
-          redis_url: str | None = None, bot_delay: float = 0.0,
+          redis_url: str | None = None, bot_delay: float = PACE,
           log_level: str = "info", maexchen_port: int | None = None,
           maexchen_timeout: float = 0.25, guest_limit: str | None = None,
-          workers: int = 1, warm_up: bool = True) -> None:
+          workers: int = 1, warm_up: bool = True,
+          abandoned_after: float | None = None) -> None:
     """Run the server with uvicorn until interrupted.
+
+    ``bot_delay`` is the pace of a table made without one: the seconds before each of its
+    bots' moves; ``abandoned_after`` (seconds) how long a table may go without a move
+    before the lobby stops listing it (:mod:`kastkopp.server.lobby`).
 
     ``guest_limit`` (e.g. ``"30/minute"``) is how many guests one address, and everybody
     together, may make;
@@ -29,13 +36,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
 
     from kastkopp.server.app import create_app
     from kastkopp.server.limits import RateLimits
+    from kastkopp.server.lobby import ABANDONED_AFTER
 
     limits = RateLimits() if guest_limit is None else \
         RateLimits(guest_per_address=guest_limit, guest_everybody=guest_limit)
     app = create_app(db, redis_url=redis_url, bot_delay=bot_delay,
                      maexchen=None if maexchen_port is None else (host, maexchen_port),
                      maexchen_timeout=maexchen_timeout, rate_limits=limits, workers=workers,
-                     warm_up=warm_up)
+                     warm_up=warm_up,
+                     abandoned_after=abandoned_after or ABANDONED_AFTER)
     quiet_garbage_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
                 ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on")

@@ -48,6 +48,7 @@ from kastkopp.server.bodies import StrictJson
 from kastkopp.server.deps import Settings
 from kastkopp.server.hub import Hub
 from kastkopp.server.limits import Limiter, RateLimits, RefuseEarly
+from kastkopp.server.lobby import ABANDONED_AFTER
 from kastkopp.server.redact import hide_tokens_in_logs
 from kastkopp.server.routes import accounts as account_routes
 from kastkopp.server.routes import play, series, stats, streams, tables
@@ -101,7 +102,8 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
                maexchen: tuple[str, int] | None = None,
                maexchen_timeout: float = 0.25, origins: list[str] | None = None,
                rate_limits: RateLimits | None = None, workers: int = 1, work_queue: int = 8,
-               warm_up: bool = False, ladders: Path | None = None) -> KastkoppApp:
+               warm_up: bool = False, ladders: Path | None = None,
+               abandoned_after: float = ABANDONED_AFTER) -> KastkoppApp:
     """The server as an ASGI app; the database is migrated and the tables resumed on start.
 
     Solves for bots and hints run in ``workers`` worker processes, at most ``work_queue``
@@ -113,6 +115,10 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     for the app's lifetime, as ``app.state.maexchen``; each of its rounds is a watch-only
     table (``app.state.maexchen_tables``).
 
+    ``bot_delay`` is the pace of tables made without one (seconds before each bot's
+    move); a table being played where nobody moved for ``abandoned_after`` seconds leaves
+    the lobby's list (:mod:`kastkopp.server.lobby`).
+
     ``origins`` are the sites besides the server's own whose pages may act for a logged-in
     browser (else ``KASTKOPP_ORIGINS``; see :mod:`kastkopp.server.origin`).
 
@@ -121,7 +127,7 @@ def create_app(db: str | None = None, *, redis_url: str | None = None,
     """
     settings = Settings(db, redis_url, bot_delay, migrate, maexchen, maexchen_timeout,
                         origin.configured_origins(origins), rate_limits, workers,
-                        work_queue, warm_up, ladder_folder(ladders))
+                        work_queue, warm_up, ladder_folder(ladders), abandoned_after)
     app = KastkoppApp(title="kastkopp", version="0.1.0", lifespan=lifespan,
                       description="Scandinavian dice games online: tables, bots, fair dice.")
     app.state.settings = settings

@@ -19,6 +19,7 @@ from starlette.requests import HTTPConnection
 from kastkopp.server import accounts, origin
 from kastkopp.server.hub import Hub
 from kastkopp.server.limits import Limiter, RateLimits
+from kastkopp.server.lobby import ABANDONED_AFTER
 from kastkopp.server.series import SeriesRunner
 from kastkopp.store import Account, Store
 
@@ -41,6 +42,7 @@ class Settings:
     work_queue: int = 8
     warm_up: bool = False
     ladders: FilePath | None = None  # the folder of bot ladders /stats/GAME shows (see stats)
+    abandoned_after: float = ABANDONED_AFTER  # seconds without a move (see server.lobby)
 
 
 def settings_of(connection: HTTPConnection) -> Settings:
@@ -99,3 +101,4 @@ HubDep = Annotated[Hub, Depends(hub_of)]
 StoreDep = Annotated[Store, Depends(store_of)]
 SeriesDep = Annotated[SeriesRunner, Depends(series_of)]
 LimiterDep = Annotated[Limiter, Depends(limiter_of)]
+SettingsDep = Annotated[Settings, Depends(settings_of)]

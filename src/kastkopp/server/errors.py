@@ -29,16 +29,23 @@ def status_of(exc: KastkoppError) -> int:
     return STATUS.get(exc.code, 400)
 
 
-async def kastkopp_error(request: Request, exc: Exception) -> JSONResponse:
+async def kastkopp_error(request: Request, exc: Exception) -> Response:
     """A refusal in the language the request asks for (a page: its cookie or the
     browser's), else English; always the template and parameters, for programs that
-    translate."""
+    translate. A page asked for that is not there (``/play/unknown``) is a page too."""
     assert isinstance(exc, KastkoppError)
     retry_after = getattr(exc, "retry_after", None)
     headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
     detail = translate(exc, pages.language(request))
+    if exc.code == "not_found" and is_page(request):
+        return pages.page(request, "missing.html", detail=detail, status_code=404)
     return JSONResponse({"detail": detail, "code": exc.code, **exc.message.to_json()},
                         status_code=status_of(exc), headers=headers)
+
+
+def is_page(request: Request) -> bool:
+    """A browser's page, not the API (whose answers stay JSON)."""
+    return request.method == "GET" and not request.url.path.startswith("/api/")
 
 
 def refused(connection: HTTPConnection, message: Message, code: str,

@@ -53,7 +53,11 @@ def available(game: Game) -> bool:
 def set_allowed(store: Store, table_id: str, allowed: bool) -> None:
     """Record the creator's choice (tables without a record allow hints)."""
     with store.session() as session:
-        session.merge(TableSetting(table_id=table_id, hints=allowed))
+        row = session.get(TableSetting, table_id)  # the pace may be set already
+        if row is None:
+            session.add(TableSetting(table_id=table_id, hints=allowed))
+        else:
+            row.hints = allowed
 
 
 def allowed(store: Store, table_id: str) -> bool:

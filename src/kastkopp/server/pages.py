@@ -29,14 +29,14 @@ from babel.support import NullTranslations, Translations
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from sqlalchemy import select
 
 from kastkopp.games import load, registered
 from kastkopp.locale import spoken
 from kastkopp.server import accounts, hints, keeper, stats
+from kastkopp.server import lobby as lobby_list
 from kastkopp.server.languages import LANG_COOKIE, LANGUAGES, language
 from kastkopp.server.sheets_api import SheetBody, derive
-from kastkopp.store import GameTable, SeriesTable, Store
+from kastkopp.store import SeriesTable, Store
 from kastkopp.strategy import bot_help, bot_names
 
 HERE = Path(__file__).parent
@@ -70,7 +70,8 @@ def gettext(lang: str, message: str) -> str:
     return str(translations(lang).gettext(message))
 
 
-def page(request: Request, template: str, **context: Any) -> HTMLResponse:
+def page(request: Request, template: str, status_code: int = 200,
+         **context: Any) -> HTMLResponse:
     lang = language(request)
     store: Store = request.app.state.store
     with store.session() as session:
@@ -79,7 +80,7 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
     body = environment(lang).get_template(template).render(
         lang=lang, languages=LANGUAGES, me=me, path=request.url.path,
         ui=script_json(ui_strings(lang)), **context)
-    response = HTMLResponse(body)
+    response = HTMLResponse(body, status_code=status_code)
     if request.query_params.get("lang") in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
     return response
@@ -232,7 +233,16 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Refused"), N_("Edit"),
 
       N_("{claimer} announced {claim}: {name} may believe it and roll, call, or pass the cup on"),
-      N_("a person, invited by link")]
+      N_("a person, invited by link"),
+      # around the table: the move clock, a replay before the end, a visitor's invitation
+      N_("{d} d {h} h"), N_("{h} h {m} min"), N_("You have {time} for this move"),
+      N_("{name} has {time} for this move"),
+      N_("This game is still being played: its dice can be checked here once it is over."),
+      N_("Watch the table"),
+      N_("You are invited to play: write your name at the top and press “Sit down”, "
+         "then “Join this table”."),
+      N_("Write your name"), N_("One die under the cup"),
+      N_("rolls: the dice are shown at the end")]
 
 
 
@@ -288,14 +298,10 @@ def rules_page(name: str, request: Request) -> Response:
 @router.get("/lobby", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
     store: Store = request.app.state.store
-
-    def ids() -> list[str]:
-        with store.session() as session:
-            return list(session.scalars(
-                select(GameTable.id).where(GameTable.status.in_(("open", "playing")))
-                .order_by(GameTable.created_at.desc()).limit(50)))
+    after = request.app.state.settings.abandoned_after
+    ids = await asyncio.to_thread(lobby_list.listed, store, ("open", "playing"), 50, after)
     hub = request.app.state.hub
-    tables = [(await hub.get(i)).summary() for i in await asyncio.to_thread(ids)]
+    tables = [(await hub.get(i)).summary() for i in ids]
     lang = language(request)
     chosen = request.query_params.get("game", "mia")
     return page(request, "lobby.html", tables=tables, games=game_info(lang), chosen=chosen,

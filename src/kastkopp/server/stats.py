@@ -5,7 +5,7 @@
   "white 49.25 %, black 49.89 %, draws 0.84 %".
 - :func:`leaderboard`: openskill (Plackett–Luce, so a five-player ranking counts as one
   game, not ten duels) over every finished game in the order they ended; bots are rated
-  too, as ``bot:<name>``.
+  too, as ``bot:<name>`` (a second bot of the same kind at a table as ``bot:<name> 2``).
 - :func:`history`: a player's finished games with seat and place.
 - :func:`ladder`: the bot ladder ``kastkopp ladder GAME --out FOLDER/GAME.json`` wrote, read
   from the server's ladder folder (:func:`ladder_folder`).
@@ -54,7 +54,17 @@ def _finished(store: Store, game: str | None = None,
                 .where(Seat.table_id.in_(list(names))))
             for table_id, seat, bot, name in seats:
                 names[table_id][seat] = f"bot:{bot}" if bot else (name or f"seat {seat + 1}")
-    return [(r, names[r.id]) for r in rows if every or r.outcome]
+    return [(r, numbered(names[r.id])) for r in rows if every or r.outcome]
+
+
+def numbered(names: list[str]) -> list[str]:
+    """Bots of one kind told apart by seat (``bot:strong``, ``bot:strong 2``): each is a
+    player of its own, where a person in two seats stays one name (no contest)."""
+    out: list[str] = []
+    for name in names:
+        count = sum(1 for n in out if n == name or n.startswith(name + " "))
+        out.append(f"{name} {count + 1}" if count and name.startswith("bot:") else name)
+    return out
 
 
 def _place(ranking: list[list[int]], seat: int) -> int:

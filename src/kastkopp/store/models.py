@@ -16,6 +16,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -232,10 +233,13 @@ class ChatMessage(Base):
 
 
 class TableSetting(Base):
-    """Choices a table's creator made that are not house rules (the advisor's hints)."""
+    """Choices a table's creator made that are not house rules (the advisor's hints, the
+    pace of the bots' moves)."""
 
     __tablename__ = "table_settings"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
                                           primary_key=True)
     hints: Mapped[bool] = mapped_column(Boolean, default=True)
+    # seconds before each bot's move (None: the server's pace)
+    pace: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -8,12 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import select
 
 from kastkopp.games import registered
 from kastkopp.server import hints
-from kastkopp.server.deps import HubDep, Me, StoreDep, TableId
-from kastkopp.store import GameTable
+from kastkopp.server.deps import HubDep, Me, SettingsDep, StoreDep, TableId
+from kastkopp.server.lobby import listed
 from kastkopp.strategy import bot_help, bot_names
 
 router = APIRouter()
@@ -49,6 +48,9 @@ class CreateTable(BaseModel):
     sit: bool = Field(default=True, description="take the first free seat yourself")
     hints: bool = Field(default=True, description="players may ask the advisor for a hint "
                         "(games with an advisor)")
+    pace: float | None = Field(default=None, ge=0, le=5, description="seconds before each "
+                               "bot's move, so the others' moves are seen one at a time "
+                               "(default: the server's pace)")
 
 
 class JoinBody(BaseModel):
@@ -86,15 +88,13 @@ def games() -> list[dict[str, Any]]:
 
 
 @router.get("/api/tables", tags=["tables"])
-async def lobby(hub: HubDep, store: StoreDep,
+async def lobby(hub: HubDep, store: StoreDep, settings: SettingsDep,
                 status: Annotated[str, Query(pattern="^(open|playing|over)$")] = "open",
                 limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
-    def ids() -> list[str]:
-        with store.session() as session:
-            return list(session.scalars(
-                select(GameTable.id).where(GameTable.status == status)
-                .order_by(GameTable.created_at.desc()).limit(limit)))
-    return [(await hub.get(i)).summary() for i in await asyncio.to_thread(ids)]
+    """The tables with that status, newest first; being played, not the abandoned ones
+    (nobody has moved for the server's ``--abandoned-after``)."""
+    ids = await asyncio.to_thread(listed, store, (status,), limit, settings.abandoned_after)
+    return [(await hub.get(i)).summary() for i in ids]
 
 
 @router.post("/api/tables", status_code=201, tags=["tables"])
@@ -102,7 +102,7 @@ async def create(body: CreateTable, hub: HubDep, store: StoreDep, me: Me) -> dic
     table_id = await asyncio.to_thread(
         hub.create, me, body.game, body.preset, dict(body.rules), body.players,
         list(body.seats), body.time_control.kind, body.time_control.seconds_per_move(),
-        body.time_control.on_timeout, body.client_seed, body.sit)
+        body.time_control.on_timeout, body.client_seed, body.sit, body.pace)
     if not body.hints:
         await asyncio.to_thread(hints.set_allowed, store, table_id, False)
     return (await hub.get(table_id)).summary()

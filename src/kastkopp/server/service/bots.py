@@ -1,5 +1,9 @@
 """Bots: a bot seat's move, its slow work (a solve) done by the worker processes.
 
+A table's pace (:meth:`~kastkopp.server.service.play.Play.pace_of`) is the pause before
+each bot's move, so a person sees the other seats' moves one at a time; at a pace of 0
+the bots that answer at once move in the same commit as the move they answer.
+
 Bots alone at a table move one at a time, at least :data:`BOT_PACE` seconds apart and at
 least :data:`BOT_PACE_FACTOR` times as long as the last one thought: a table of ten strong
 bots shares the event loop with everybody instead of playing its whole game at once.
@@ -33,7 +37,7 @@ class Bots(Play):
     bot_pace: float = BOT_PACE
 
     async def _bot_move(self, live: LiveTable, seq: int) -> None:
-        delay = self.bot_delay
+        delay = self.pace_of(live)
         if live.bots_only:
             delay = max(delay, self.bot_pace, BOT_PACE_FACTOR * live.bot_thought)
         if delay:

@@ -16,7 +16,7 @@ from kastkopp.engine import Table, game_from_json
 from kastkopp.server import operations
 from kastkopp.server.service.base import TableService
 from kastkopp.server.service.live import LiveTable, SeatInfo, TableNotFound
-from kastkopp.store import Account, GameTable, LogEvent, Seat
+from kastkopp.store import Account, GameTable, LogEvent, Seat, TableSetting
 from kastkopp.store.log_writer import row_event
 
 FINISHED_KEPT = 64  # finished tables read again, kept in memory (least recently used out)
@@ -64,6 +64,7 @@ class TableCache(TableService):
             events = [row_event(e) for e in session.scalars(
                 select(LogEvent).where(LogEvent.table_id == table_id)
                 .order_by(LogEvent.seq))]
+            setting = session.get(TableSetting, table_id)
             last = session.scalar(select(LogEvent.at).where(LogEvent.table_id == table_id)
                                   .order_by(LogEvent.seq.desc()).limit(1))
         game = game_from_json({"game": row.game, "preset": row.preset,
@@ -73,7 +74,8 @@ class TableCache(TableService):
                          client_seed=row.client_seed, clock=row.clock,
                          seconds_per_move=row.seconds_per_move, on_timeout=row.on_timeout,
                          forfeit_seat=row.forfeit_seat, outcome=row.outcome,
-                         source=row.source, seeds=self._seeds_of(table_id, row))
+                         source=row.source, seeds=self._seeds_of(table_id, row),
+                         pace=setting.pace if setting is not None else None)
         if row.status != "open":
             live.table = self._replay(live, events)
         if last is not None:

@@ -75,6 +75,7 @@ class LiveTable:
     clock: str = "none"
     seconds_per_move: int | None = None
     on_timeout: str = "move"
+    pace: float | None = None  # seconds before each bot's move (None: the server's)
     forfeit_seat: int | None = None
     outcome: dict[str, Any] | None = None
     table: Table | None = None
@@ -169,7 +170,7 @@ class LiveTable:
             "seconds_per_move": self.seconds_per_move, "on_timeout": self.on_timeout,
             "deadline": self.deadline, "seed_sha256": self.commitment,
             "client_seed": self.client_seed, "invite": f"/play/{self.id}",
-            "source": self.source,
+            "source": self.source, "pace": self.pace,
         }
         if self.shared_dice:
             data["contributions"] = [c.to_json() for c in self.contributions()]

@@ -76,7 +76,7 @@ class Play(Broadcasting):
             # The move is taken back at once, so nobody sees it before it is committed.
             def play(table: Table) -> None:
                 table.act(seat, text.strip())
-                if not self.bot_delay:
+                if not self.pace_of(live):
                     self._answer_by_bots(live, table)
 
             move = table.preview(play)
@@ -100,6 +100,13 @@ class Play(Broadcasting):
         operations.acknowledged()
         self._after_change(live, drive_bots=True)
         return new_seq
+
+    def pace_of(self, live: LiveTable) -> float:
+        """Seconds before each bot's move at the table: its own pace, else the server's
+        where a person sits (a series of bots alone is not slowed down for an audience)."""
+        if live.pace is not None:
+            return live.pace
+        return 0.0 if live.bots_only else self.bot_delay
 
     def _answer_by_bots(self, live: LiveTable, table: Table, limit: int = 10_000) -> None:
         """Bots that move at once do so in the same commit as the move they answer.

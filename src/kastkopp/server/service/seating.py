@@ -27,9 +27,11 @@ from kastkopp.server.service.live import (
     check_seed,
 )
 from kastkopp.server.service.play import Play
-from kastkopp.store import Account, GameTable, Seat
+from kastkopp.store import Account, GameTable, Seat, TableSetting
 from kastkopp.store.log_writer import event_row
 from kastkopp.strategy import bot_names
+
+MAX_PACE = 5.0  # seconds: slower than that a table of bots is a wait, not a game
 
 
 class Seating(Play):
@@ -38,7 +40,7 @@ class Seating(Play):
     def create(self, owner: Account, game_name: str, preset: str | None,
                rules: dict[str, Any], players: int | None, seats: list[str | None],
                clock: str, seconds_per_move: int | None, on_timeout: str,
-               client_seed: str | None, sit: bool) -> str:
+               client_seed: str | None, sit: bool, pace: float | None = None) -> str:
         """Create a table (runs in a worker thread). Returns its id.
 
         Its server seed is committed here, before anybody's seed is known: the seated
@@ -53,6 +55,9 @@ class Seating(Play):
         if on_timeout not in TIMEOUT_RULES:
             raise TableError("on a timeout the table either plays a 'move' for the player "
                              "or the player will 'lose'; not '{rule}'", rule=on_timeout)
+        if pace is not None and not 0 <= pace <= MAX_PACE:
+            raise TableError("the pace is 0 to {most} seconds before each bot's move",
+                             most=MAX_PACE)
         if clock == "none":
             seconds_per_move = None
         elif seconds_per_move is None or not 1 <= seconds_per_move <= 60 * 86400:
@@ -86,6 +91,8 @@ class Seating(Play):
                                   client_seed="", clock=clock,
                                   seconds_per_move=seconds_per_move, on_timeout=on_timeout))
             session.flush()
+            if pace is not None:
+                session.add(TableSetting(table_id=table_id, pace=pace))
             for index, info in enumerate(infos):
                 if not info.empty:
                     session.add(Seat(table_id=table_id, seat=index,

@@ -71,6 +71,22 @@ gameSelect.addEventListener("change", () => {
 });
 players.addEventListener("change", seatControls);
 
+// The move clock: its length asked for in seconds or in days, as the kind of clock says.
+const clock = document.getElementById("clock");
+function showClock() {
+  document.getElementById("clock-seconds").hidden = clock.value !== "live";
+  document.getElementById("clock-days").hidden = clock.value !== "correspondence";
+  document.getElementById("clock-timeout").hidden = clock.value === "none";
+}
+clock.addEventListener("change", showClock);
+
+function timeControl() {
+  const control = {kind: clock.value, on_timeout: document.getElementById("on-timeout").value};
+  if (clock.value === "live") control.seconds = Number(document.getElementById("seconds").value);
+  if (clock.value === "correspondence") control.days = Number(document.getElementById("days").value);
+  return control;
+}
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   error.textContent = "";
@@ -82,8 +98,10 @@ form.addEventListener("submit", async (event) => {
   }
   const seats = [null, ...[...document.querySelectorAll("#seats select.seat")]
     .map((s) => s.value || null)];
+  const pace = document.getElementById("pace").value;
   const body = {game: gameSelect.value, players: Number(players.value), seats, rules,
-    preset: preset.value || null};
+    preset: preset.value || null, time_control: timeControl(),
+    pace: pace === "" ? null : Number(pace)};
   if (games[gameSelect.value].advice) body.hints = document.getElementById("hints").checked;
   const response = await fetch("/api/tables", {method: "POST",
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
@@ -97,3 +115,4 @@ form.addEventListener("submit", async (event) => {
 });
 
 showGame();
+showClock();

@@ -89,7 +89,7 @@ if (!response.ok) {
   const seats = log.seats ?? table.seats.map((s) => s.name ?? `bot:${s.bot}`);
   list.replaceChildren(...events.map((e) => e.type === "roll"
     ? h("li", {class: "roll"}, `${e.seat !== undefined && e.seat !== null ? seats[e.seat] ?? "" : ""} `,
-      e.faces ? dice(e.faces) : "?")
+      e.faces ? dice(e.faces) : h("span", {class: "small"}, t("rolls: the dice are shown at the end")))
     : h("li", {class: e.type}, `${seats[e.seat] ?? ""}: ${e.action ?? e.reason ?? e.type}`)));
   step = events.length;
   const positions = await fetch(`/api/tables/${table.id}/replay`);
@@ -106,7 +106,13 @@ if (!response.ok) {
     document.getElementById("seen-from").hidden = false;
   }
   draw();
-  if (crypto.subtle) {
+  if (table.status !== "over") {
+    // The seed is revealed at the end: until then there is nothing to check, and no fault.
+    verify.replaceChildren(h("span", {id: "not-yet"},
+      t("This game is still being played: its dice can be checked here once it is over.")),
+    " ", h("a", {href: `/play/${table.id}`}, t("Watch the table")));
+    document.body.dataset.verified = "later";
+  } else if (crypto.subtle) {
     const problems = await checkDice(log);
     const rolls = events.filter((e) => e.type === "roll").length;
     verify.replaceChildren(problems.length

@@ -4,6 +4,7 @@ import {h, t, seatName} from "./ui.js";
 import * as chat from "./chat.js";
 import * as hint from "./hint.js";
 import {isSeed, matchesCommitment, newSeed} from "./seeds.js";
+import {animate} from "./motion.js";
 
 const table = JSON.parse(document.getElementById("table").textContent);
 const status = document.getElementById("status");
@@ -51,27 +52,42 @@ function send(action) {
   board.querySelectorAll("button[data-action]").forEach((el) => { el.disabled = true; });
 }
 
-function clock() {
-  if (!frame?.deadline || frame.status !== "playing") return "";
-  const left = Math.max(0, Math.round(frame.deadline - Date.now() / 1000));
-  const text = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor(left / 60) % 60} min`
-    : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-  return ` · ⏱ ${text}`;
+// The move clock of the seat to move, as text (a timer: read when asked, not announced
+// every second); the status line says whose turn it is.
+const clockLine = document.getElementById("clock");
+
+function timeLeft(seconds) {
+  if (seconds >= 86400) {
+    return t("{d} d {h} h", {d: Math.floor(seconds / 86400), h: Math.floor(seconds / 3600) % 24});
+  }
+  if (seconds >= 3600) {
+    return t("{h} h {m} min", {h: Math.floor(seconds / 3600), m: Math.floor(seconds / 60) % 60});
+  }
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-setInterval(() => {
-  if (frame?.deadline && document.body.dataset.connected === "yes") {
-    status.textContent = statusLine();
-  }
-}, 1000);
+function drawClock() {
+  const running = frame?.deadline && frame.status === "playing"
+    && document.body.dataset.connected === "yes" && frame.to_move !== null;
+  clockLine.hidden = !running;
+  if (!running) return;
+  const left = Math.max(0, Math.round(frame.deadline - Date.now() / 1000));
+  const who = frame.to_move === frame.seat ? t("You have {time} for this move")
+    : t("{name} has {time} for this move", {name: seatName(frame, frame.to_move)});
+  clockLine.textContent = who.replace("{time}", timeLeft(left));
+  clockLine.classList.toggle("low", left <= 10);
+  clockLine.dataset.left = String(left);
+}
+
+setInterval(drawClock, 1000);
 
 function statusLine() {
   if (!frame) return "";
   if (frame.status === "over") return t("Game over");
   if (frame.status === "open") return t("Waiting for players");
   if (frame.to_move === null || frame.to_move === undefined) return "";
-  if (frame.seat !== null && frame.to_move === frame.seat) return t("Your turn") + clock();
-  return t("Waiting for {name}", {name: seatName(frame, frame.to_move)}) + clock();
+  if (frame.seat !== null && frame.to_move === frame.seat) return t("Your turn");
+  return t("Waiting for {name}", {name: seatName(frame, frame.to_move)});
 }
 
 function drawSeating(summary) {
@@ -80,6 +96,13 @@ function drawSeating(summary) {
   const parts = [h("ol", {class: "seats"}, ...items)];
   if (summary.status === "open") {
     const mine = summary.seats.some((s) => s.name === me);
+    if (!me && summary.seats.some((s) => !s.name && !s.bot)) {
+      // a visitor from an invitation: a name first (at the top), then the Join button
+      parts.push(h("p", {id: "sit-first", class: "sit-first"},
+        t("You are invited to play: write your name at the top and press “Sit down”, then “Join this table”."),
+        " ", h("button", {type: "button", id: "to-name",
+          onclick: () => document.getElementById("nickname")?.focus()}, t("Write your name"))));
+    }
     if (me && !mine && summary.seats.some((s) => !s.name && !s.bot)) {
       // the seed is made here, after the page has shown the server's commitment
       parts.push(h("button", {type: "button", id: "join",
@@ -180,6 +203,7 @@ async function showRevealedSeed() {
 
 function draw() {
   status.textContent = statusLine();
+  drawClock();
   document.body.dataset.status = frame.status;
   document.body.dataset.seq = frame.seq;
   document.body.dataset.toMove = frame.to_move ?? "";
@@ -198,6 +222,7 @@ function draw() {
   const drawn = renderer.render(frame, {send, mine});
   board.replaceChildren(drawn.board);
   controls.replaceChildren(mine && drawn.controls ? drawn.controls : "");
+  animate(board, controls);
   // A renderer may dock its controls at the bottom of the screen, where a phone shows them.
   controls.classList.toggle("dock", Boolean(mine && drawn.controls && drawn.dock));
   document.body.style.setProperty("--dock", controls.classList.contains("dock")
@@ -230,12 +255,24 @@ async function playAgain() {
   // the same game, preset, rules and bots; the other people are invited to the new table
   const others = table.seats.filter((s) => s.name !== me);
   const body = {game: table.game, preset: table.preset, players: table.players,
-    rules: table.rules, seats: [null, ...others.map((s) => (s.bot ? `bot:${s.bot}` : null))]};
+    rules: table.rules, seats: [null, ...others.map((s) => (s.bot ? `bot:${s.bot}` : null))],
+    time_control: timeControl(), pace: table.pace ?? null};
   const response = await fetch("/api/tables", {method: "POST",
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await response.json();
   if (!response.ok) { error.textContent = data.detail; return; }
   location.href = `/play/${data.id}`;
+}
+
+/** The table's move clock, as the lobby asks for it. */
+function timeControl() {
+  const seconds = table.seconds_per_move;
+  if (table.clock === "live") return {kind: "live", seconds, on_timeout: table.on_timeout};
+  if (table.clock === "correspondence") {
+    return {kind: "correspondence", hours: Math.max(1, Math.round(seconds / 3600)),
+      on_timeout: table.on_timeout};
+  }
+  return {kind: "none"};
 }
 
 /** A selector that finds the same control again after a redraw (null: none). */

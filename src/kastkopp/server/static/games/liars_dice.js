@@ -84,7 +84,8 @@ function reveal(frame, last) {
 
 /** A player's dice under the cup: drawn as cups, how many and never their faces. */
 function underCup(n) {
-  return h("span", {class: "cup-count", role: "img", "aria-label": t("{n} dice under the cup", {n})},
+  const said = n === 1 ? t("One die under the cup") : t("{n} dice under the cup", {n});
+  return h("span", {class: "cup-count", role: "img", "aria-label": said},
     ...Array.from({length: n}, () => h("span", {class: "hidden-die small", "aria-hidden": "true"})));
 }
 
