@@ -16,6 +16,7 @@ from typing import Any
 from kastkopp.engine import Rules
 from kastkopp.locale import spoken
 from kastkopp.locale.messages import catalog
+from kastkopp.server.languages import gettext
 from kastkopp.sheets import Sheet, SheetKind, kinds
 
 
@@ -49,8 +50,6 @@ REFUSALS = ("entry {number} ({entry}): {reason}", "Round", "Game", "Pot", "dice"
 
 
 def page_word(lang: str, text: str) -> str:
-    from kastkopp.server.pages import gettext
-
     return gettext(lang, text)
 
 

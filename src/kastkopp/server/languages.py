@@ -9,6 +9,10 @@ cookie the language menu sets), else the first the browser's ``Accept-Language``
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
+from babel.support import NullTranslations, Translations
 from starlette.requests import HTTPConnection
 
 LANGUAGES = {"sv": "Svenska", "da": "Dansk", "en": "English"}
@@ -41,3 +45,17 @@ def language(request: HTTPConnection) -> str:
     if chosen in LANGUAGES:
         return chosen
     return negotiate(request.headers.get("accept-language", ""))
+
+
+LOCALES = Path(__file__).parent.parent / "locale"
+
+
+@cache
+def translations(lang: str) -> NullTranslations:
+    """The page's words (the ``messages`` catalog) in ``lang``."""
+    return Translations.load(str(LOCALES), [lang], domain="messages")
+
+
+def gettext(lang: str, message: str) -> str:
+    """One of the page's words in ``lang``."""
+    return str(translations(lang).gettext(message))

@@ -25,7 +25,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from babel.support import NullTranslations, Translations
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -34,20 +33,14 @@ from kastkopp.games import load, registered
 from kastkopp.locale import spoken
 from kastkopp.server import accounts, hints, keeper, stats
 from kastkopp.server import lobby as lobby_list
-from kastkopp.server.languages import LANG_COOKIE, LANGUAGES, language
+from kastkopp.server.languages import LANG_COOKIE, LANGUAGES, gettext, language, translations
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.store import SeriesTable, Store
 from kastkopp.strategy import bot_help, bot_names
 
 HERE = Path(__file__).parent
-LOCALES = Path(__file__).parent.parent / "locale"
 
 router = APIRouter(include_in_schema=False)
-
-
-@cache
-def translations(lang: str) -> NullTranslations:
-    return Translations.load(str(LOCALES), [lang], domain="messages")
 
 
 @cache
@@ -64,10 +57,6 @@ def environment(lang: str) -> Environment:
 def said(lang: str, text: str) -> str:
     """A text marked in the games (a title, a rule's help) in ``lang``; "" stays ""."""
     return spoken(lang, text) if text else text
-
-
-def gettext(lang: str, message: str) -> str:
-    return str(translations(lang).gettext(message))
 
 
 def page(request: Request, template: str, status_code: int = 200,
