@@ -256,8 +256,8 @@ def game_info(lang: str) -> list[dict[str, Any]]:
              "default_players": cls.default_players,
              "presets": {p: said(lang, cls.rules_class.PRESET_HELP.get(p, ""))
                          for p in cls.rules_class.PRESETS},
-             "rules": [{**s.to_json(), "help": said(lang, s.help)}
-                       for s in cls.rules_class.specs()],
+             # each rule named by its help and its choices by their words, as the keeper does
+             "rules": keeper.rule_info(cls.rules_class, lang),
              "bots": {b: bot_help(name, b) for b in bot_names(name)},
              # a few lines for players, named by the game (its Parts)
              "about": gettext(lang, cls.parts.about) if cls.parts.about else "",

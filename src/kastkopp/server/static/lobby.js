@@ -16,15 +16,17 @@ function ruleControl(rule) {
     input = h("input", {id, type: "checkbox", name: rule.name, checked: rule.default});
   } else if (rule.choices) {
     input = h("select", {id, name: rule.name}, ...rule.choices.map((c) =>
-      h("option", {value: c, selected: c === rule.default}, c)));
+      h("option", {value: c.value, selected: c.value === rule.default}, c.text)));
   } else {
     input = h("input", {id, name: rule.name, value: rule.default ?? "",
       type: rule.type === "int" ? "number" : "text", min: rule.min, max: rule.max});
   }
   input.dataset.rule = rule.type;
   input.dataset.default = String(rule.default);
-  return h("p", {class: "rule"}, h("label", {for: id}, rule.name), " ", input,
-    h("span", {class: "small help"}, " ", rule.help));
+  // a rule is named by what it does, in the page's language (its key is for the terminal)
+  const label = h("label", {for: id}, rule.help);
+  return rule.type === "bool" ? h("p", {class: "rule"}, input, " ", label)
+    : h("p", {class: "rule"}, label, " ", input);
 }
 
 function seatControls() {
@@ -54,17 +56,13 @@ function showGame() {
   players.max = game.players[1];
   players.value = game.default_players;
   preset.replaceChildren(h("option", {value: ""}, "—"),
-    ...Object.keys(game.presets).map((p) => h("option", {value: p}, p)));
+    ...Object.entries(game.presets).map(([p, help]) => h("option", {value: p}, help || p)));
   const rules = document.getElementById("rules");
   rules.replaceChildren(rules.firstElementChild, ...game.rules.map(ruleControl));
   seatControls();
   document.getElementById("hints-choice").hidden = !game.advice;
 }
 
-preset.addEventListener("change", () => {
-  document.getElementById("preset-help").textContent =
-    games[gameSelect.value].presets[preset.value] ?? "";
-});
 gameSelect.addEventListener("change", () => {
   document.getElementById("seats").querySelectorAll("select.seat").forEach((s) => s.remove());
   showGame();
