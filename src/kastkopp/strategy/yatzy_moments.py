@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
+
 import numba
 import numpy as np
 
@@ -293,8 +294,9 @@ def _compute(table: SolvedTable) -> tuple[np.ndarray, np.ndarray]:
         own = same == layer[:, 1]
         solved, copies, source = layer[own], layer[~own], same[~own]
         if len(solved):  # a layer reads only the layers below it
-            _solve_layer(np.ascontiguousarray(solved), values, second, check, arrays, ints, float(table.rules.yatzy_bonus),
-                         DICE["cls"], DICE["child"], DICE["parents"], DICE["prob"])
+            _solve_layer(np.ascontiguousarray(solved), values, second, check, arrays, ints,
+                         float(table.rules.yatzy_bonus), DICE["cls"], DICE["child"],
+                         DICE["parents"], DICE["prob"])
         for target in (second, check):
             target[copies[:, 0], copies[:, 1], copies[:, 2]] = \
                 target[copies[:, 0], source, copies[:, 2]]
