@@ -16,14 +16,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kastkopp.engine import Action, Game, IllegalAction, Player, RuleError
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import register_bot
-from kastkopp.strategy.advice import Advice, Advisor, register_advisor
+from kastkopp.strategy.advice import Advice, Advisor, Hint, register_advisor
 from kastkopp.strategy.work import LRU, Work, env_int, register_warm_up
 from kastkopp.strategy.yatzy import GreedyYatzyAdvisor, GreedyYatzyBot
 
@@ -133,22 +133,33 @@ def optimal(game: Game) -> Player:
 
 @dataclass
 class OptimalYatzyAdvisor(Advisor):
-    """The solved table's expected final score for every keep and row, best first."""
+    """The solved table's expected final score for every keep and row, best first; with
+    opponents, the hint also tells the best chance of finishing ahead of them
+    (:mod:`kastkopp.strategy.yatzy_towin`)."""
 
     rules: YatzyRules
+    opponents: bool = False
 
     @property
-    def key(self) -> YatzyRules:
-        return self.rules
+    def key(self) -> Hashable:
+        return (self.rules, self.opponents)
 
     def ready(self) -> bool:
-        return self.rules in _TABLES
+        from kastkopp.strategy.yatzy_towin import kept
+
+        return self.rules in _TABLES and (not self.opponents or kept(self.rules))
 
     def prepare(self) -> None:
         table_for(self.rules)
+        if self.opponents:
+            from kastkopp.strategy.yatzy_towin import moments_for
+
+            moments_for(self.rules)
 
     def work(self) -> Work | None:
-        return solving(self.rules)
+        from kastkopp.strategy.yatzy_towin import computing
+
+        return solving(self.rules) or (computing(self.rules) if self.opponents else None)
 
     def advise(self, view: dict[str, Any]) -> list[Advice]:
         if view.get("seat") is None or view.get("player") != view["seat"] or \
@@ -157,6 +168,16 @@ class OptimalYatzyAdvisor(Advisor):
         choices = table_for(self.rules).advise(**position_from_view(view),
                                                already=view["totals"][view["seat"]])
         return [Advice(c.choice, c.expected) for c in choices]
+
+    def hint(self, view: dict[str, Any], legal: Sequence[str]) -> Hint:
+        choices = tuple(self.advise(view))
+        if not self.opponents:
+            return Hint("points", choices)
+        from kastkopp.strategy.yatzy_towin import moments_for, view_choices
+
+        to_win = view_choices(moments_for(self.rules), view)
+        facts = {} if not to_win else {"win": to_win[0].win}
+        return Hint("points", choices, facts=facts)
 
 
 @register_advisor("yatzy")
@@ -170,4 +191,4 @@ def advisor(game: Game) -> Advisor | None:
         Sheet.check(game.rules)
     except RuleError:
         return GreedyYatzyAdvisor(game.rules)
-    return OptimalYatzyAdvisor(game.rules)
+    return OptimalYatzyAdvisor(game.rules, opponents=game.players > 1)

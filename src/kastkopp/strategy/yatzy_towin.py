@@ -44,6 +44,11 @@ def moments_for(rules: YatzyRules) -> MomentTable:
     return found
 
 
+def kept(rules: YatzyRules) -> bool:
+    """Whether the moment table of ``rules`` is in this process's memory."""
+    return rules in _MOMENTS
+
+
 @dataclass(frozen=True)
 class Outlook:
     """A final score as a mean and a variance."""
