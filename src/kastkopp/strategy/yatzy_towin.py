@@ -172,15 +172,19 @@ class TowinYatzyBot(Player):
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
         m = moments_for(self.rules)
-        choices = view_choices(m, {**view, "seat": view["player"]})
-        if choices is None:  # alone: the expected score is all there is
-            from kastkopp.strategy.yatzy_optimal import OptimalYatzyBot
-
-            return OptimalYatzyBot(self.rules).choose(view, legal, rng)
+        view = {**view, "seat": view["player"]}
+        to_win = view_choices(m, view)
+        if to_win is not None:
+            names = [c.choice for c in to_win]
+        else:  # alone: the expected score is all there is
+            p = seat_position(m, view, view["seat"])
+            assert p is not None  # a seat to move has a row open
+            names = [c.choice for c in m.table.choices(
+                p, tuple(sorted(view["dice"])), view["throws"] - view["throw"])]
         by_name = {str(a): a for a in legal}
-        for c in choices:
-            if c.choice in by_name:
-                return by_name[c.choice]
+        for name in names:
+            if name in by_name:
+                return by_name[name]
         return legal[0]  # every choice listed is legal; this keeps the bot total
 
     def work(self, view: dict[str, Any]) -> Work | None:
