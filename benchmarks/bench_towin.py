@@ -1,6 +1,6 @@
 """Yatzy played to win: ``bot:towin`` against ``bot:optimal``, heads-up, with its 95% interval.
 
-    .venv/bin/python benchmarks/bench_towin.py [PAIRS] [PRESET ...] [--seconds S]
+    .venv/bin/python benchmarks/bench_towin.py [PAIRS] [PRESET ...] [--seconds S] [--margin M]
 
 For each preset (default: yatzy and yahtzee) PAIRS pairs of games are played (default
 1000), or as many as S seconds allow (the tally so far is printed every 100 pairs).
@@ -9,10 +9,11 @@ dice of stream A in the first and of stream B in the second, optimal the others,
 seats are swapped too. Each seat draws from its own stream in order, so while both play
 alike they roll the same dice; if towin played exactly as optimal does, every pair would
 be one win and one loss (common random numbers), and the difference towin makes is what
-the pairs measure. The peer is ``bot:optimal`` (the expected-score optimum): a ratio above
-1 (win rate over 50%) is towin's gain. Prints the win rate (ties count half), its 95%
-interval from the spread of the pairs, the mean scores, the time, and the tables' build
-time (from the cache, or computed when not cached) and peak memory.
+the pairs measure. ``--margin M``: towin leaves the best expected score only for a choice
+at least M more likely to win (default 0). The peer is ``bot:optimal`` (the expected-score
+optimum): a ratio above 1 (win rate over 50%) is towin's gain. Prints the win rate (ties
+count half), its 95% interval from the spread of the pairs, the mean scores, the time, and
+the tables' build time (from the cache, or computed when not cached) and peak memory.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from kastkopp.engine import Table
 from kastkopp.games import load
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import make_bot
-from kastkopp.strategy.yatzy_towin import moments_for
+from kastkopp.strategy.yatzy_towin import TowinYatzyBot, moments_for
 
 
 @dataclass
@@ -45,6 +46,9 @@ class SeatStreams(DiceSource):
         return tuple(rng.randint(1, sides) for _ in range(count))
 
 
+MARGIN = 0.0  # bot:towin's margin (``--margin``)
+
+
 def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[float, int, int]:
     """One game: towin's result (1 win, 0.5 tie, 0 loss) and both final scores."""
     g = load("yatzy", preset=preset, players=2)
@@ -54,7 +58,8 @@ def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[fl
         [1 - towin_stream, towin_stream]
     dice = SeatStreams(streams=[streams[order[0]], streams[order[1]]])
     table = Table(g, dice=dice)
-    bots = [make_bot(g, "towin" if s == towin_seat else "optimal") for s in range(2)]
+    bots = [TowinYatzyBot(YatzyRules.make(preset), MARGIN) if s == towin_seat
+            else make_bot(g, "optimal") for s in range(2)]
     rng = random.Random(seed)
     while not table.state.is_over():
         seat = table.state.to_move()
@@ -101,8 +106,13 @@ def report(preset: str, results: list[float], mine: list[int], theirs: list[int]
 
 
 def main() -> None:
+    global MARGIN
     args = sys.argv[1:]
     limit = float("inf")
+    if "--margin" in args:
+        at = args.index("--margin")
+        MARGIN = float(args[at + 1])
+        del args[at:at + 2]
     if "--seconds" in args:
         at = args.index("--seconds")
         limit = float(args[at + 1])

@@ -167,7 +167,12 @@ def view_choices(m: MomentTable, view: dict[str, Any]) -> list[WinChoice] | None
 
 @dataclass
 class TowinYatzyBot(Player):
+    """``margin``: how much more likely to win a choice must be than the one with the best
+    expected score before the bot takes it instead (the normal approximation is rough, and
+    a small gain it sees may not be there)."""
+
     rules: YatzyRules
+    margin: float = 0.0
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
@@ -176,6 +181,9 @@ class TowinYatzyBot(Player):
         to_win = view_choices(m, view)
         if to_win is not None:
             names = [c.choice for c in to_win]
+            safe = max(to_win, key=lambda c: c.expected)
+            if to_win[0].win - safe.win < self.margin:
+                names.insert(0, safe.choice)
         else:  # alone: the expected score is all there is
             p = seat_position(m, view, view["seat"])
             assert p is not None  # a seat to move has a row open
