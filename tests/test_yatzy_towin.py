@@ -194,4 +194,6 @@ def test_advise_against_speaks_the_players_language(table, lang, monkeypatch):
     bad = runner.invoke(app, [*args, "--against", "score=lots"])
     assert bad.exit_code == 2
     told = bad.output + (bad.stderr or "")
-    assert "score=lots" in told and words(told) & english_only(lang) <= words("score lots")
+    # what is typed stays as typed: the example and the word refused
+    assert "score=lots" in told
+    assert words(told) & english_only(lang) <= words("used=ones,pair upper=3 score=40 lots")

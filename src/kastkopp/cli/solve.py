@@ -328,8 +328,8 @@ def _read_sheet(text: str) -> dict[str, Any]:
         elif word == "yatzy-zero":
             sheet["yatzy_zero"] = True
         else:
-            raise IllegalAction("the opponent's sheet is words like 'used=ones,pair upper=3 "
-                                "score=40', not '{word}'", word=word)
+            raise IllegalAction("the opponent's sheet is words like '{example}', not '{word}'",
+                                example="used=ones,pair upper=3 score=40", word=word)
     return sheet
 
 
