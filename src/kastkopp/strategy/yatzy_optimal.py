@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -134,32 +134,24 @@ def optimal(game: Game) -> Player:
 @dataclass
 class OptimalYatzyAdvisor(Advisor):
     """The solved table's expected final score for every keep and row, best first; with
-    opponents, the hint also tells the best chance of finishing ahead of them
-    (:mod:`kastkopp.strategy.yatzy_towin`)."""
+    opponents, the hint also tells the best chance of finishing ahead of them, where the
+    rule set's moment table is at hand (:mod:`kastkopp.strategy.yatzy_towin`)."""
 
     rules: YatzyRules
     opponents: bool = False
 
     @property
-    def key(self) -> Hashable:
-        return (self.rules, self.opponents)
+    def key(self) -> YatzyRules:
+        return self.rules
 
     def ready(self) -> bool:
-        from kastkopp.strategy.yatzy_towin import kept
-
-        return self.rules in _TABLES and (not self.opponents or kept(self.rules))
+        return self.rules in _TABLES
 
     def prepare(self) -> None:
         table_for(self.rules)
-        if self.opponents:
-            from kastkopp.strategy.yatzy_towin import moments_for
-
-            moments_for(self.rules)
 
     def work(self) -> Work | None:
-        from kastkopp.strategy.yatzy_towin import computing
-
-        return solving(self.rules) or (computing(self.rules) if self.opponents else None)
+        return solving(self.rules)
 
     def advise(self, view: dict[str, Any]) -> list[Advice]:
         if view.get("seat") is None or view.get("player") != view["seat"] or \
@@ -173,11 +165,11 @@ class OptimalYatzyAdvisor(Advisor):
         choices = tuple(self.advise(view))
         if not self.opponents:
             return Hint("points", choices)
-        from kastkopp.strategy.yatzy_towin import moments_for, view_choices
+        from kastkopp.strategy.yatzy_towin import at_hand, view_choices
 
-        to_win = view_choices(moments_for(self.rules), view)
-        facts = {} if not to_win else {"win": to_win[0].win}
-        return Hint("points", choices, facts=facts)
+        moments = at_hand(self.rules)  # never computed here: the hint answers at once
+        to_win = view_choices(moments, view) if moments is not None else None
+        return Hint("points", choices, facts={"win": to_win[0].win} if to_win else {})
 
 
 @register_advisor("yatzy")

@@ -44,9 +44,12 @@ def moments_for(rules: YatzyRules) -> MomentTable:
     return found
 
 
-def kept(rules: YatzyRules) -> bool:
-    """Whether the moment table of ``rules`` is in this process's memory."""
-    return rules in _MOMENTS
+def at_hand(rules: YatzyRules) -> MomentTable | None:
+    """The moment table of ``rules`` if it is kept or on disk (loaded in a moment), else
+    ``None``: nothing is computed."""
+    if rules in _MOMENTS or moments_path(rules).exists():
+        return moments_for(rules)
+    return None
 
 
 @dataclass(frozen=True)
