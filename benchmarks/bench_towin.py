@@ -10,10 +10,11 @@ seats are swapped too. Each seat draws from its own stream in order, so while bo
 alike they roll the same dice; if towin played exactly as optimal does, every pair would
 be one win and one loss (common random numbers), and the difference towin makes is what
 the pairs measure. ``--margin M``: towin leaves the best expected score only for a choice
-at least M more likely to win (default 0). The peer is ``bot:optimal`` (the expected-score
-optimum): a ratio above 1 (win rate over 50%) is towin's gain. Prints the win rate (ties
-count half), its 95% interval from the spread of the pairs, the mean scores, the time, and
-the tables' build time (from the cache, or computed when not cached) and peak memory.
+at least M more likely to win (default: the bot's own, 0.01). The peer is ``bot:optimal``
+(the expected-score optimum): a ratio above 1 (win rate over 50%) is towin's gain. Prints
+the win rate (ties count half), its 95% interval from the spread of the pairs, the mean
+scores, the time, and the tables' build time (from the cache, or computed when not
+cached) and peak memory.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from kastkopp.engine import Table
 from kastkopp.games import load
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import make_bot
+from kastkopp.strategy.yatzy_towin import MARGIN as towin_margin
 from kastkopp.strategy.yatzy_towin import TowinYatzyBot, moments_for
 
 
@@ -46,7 +48,7 @@ class SeatStreams(DiceSource):
         return tuple(rng.randint(1, sides) for _ in range(count))
 
 
-MARGIN = 0.0  # bot:towin's margin (``--margin``)
+MARGIN = towin_margin  # bot:towin's margin (``--margin``)
 
 
 def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[float, int, int]:

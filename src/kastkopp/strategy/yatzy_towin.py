@@ -32,6 +32,7 @@ from kastkopp.strategy.yatzy import GreedyYatzyBot
 from kastkopp.strategy.yatzy_moments import MomentTable, moments, moments_path, normal_win
 from kastkopp.strategy.yatzy_solver import KEEP_INDEX, Position, _check_dice, cache_dir, cache_key
 
+MARGIN = 0.01
 _MOMENTS: LRU[YatzyRules, MomentTable] = LRU(env_int("KASTKOPP_SOLVED_TABLES", 6))
 
 
@@ -172,10 +173,11 @@ def view_choices(m: MomentTable, view: dict[str, Any]) -> list[WinChoice] | None
 class TowinYatzyBot(Player):
     """``margin``: how much more likely to win a choice must be than the one with the best
     expected score before the bot takes it instead (the normal approximation is rough, and
-    a small gain it sees may not be there)."""
+    a small gain it sees may not be there). One percentage point measured better than none:
+    see ``docs/solvers.md``."""
 
     rules: YatzyRules
-    margin: float = 0.0
+    margin: float = MARGIN
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
