@@ -42,6 +42,7 @@ from kastkopp.strategy.yatzy_solver import (
     cache_dir,
     cache_key,
     solve,
+    standard_paths,
 )
 
 MOMENTS_VERSION = 1
@@ -273,7 +274,7 @@ def moments(rules: YatzyRules, cache: bool = True, directory: Path | None = None
         np.savez(partial, second=second)
         partial.replace(path)
         prune(path.parent, "yatzy-*.npz", env_int("KASTKOPP_CACHE_MB", CACHE_MB) << 20,
-              keep=[path])
+              keep=[path, *standard_paths(path.parent)])
     return result
 
 
