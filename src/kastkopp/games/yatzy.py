@@ -877,7 +877,7 @@ class Yatzy(Game[YatzyView]):
     rules_class: ClassVar[type[Rules]] = YatzyRules
     parts: ClassVar[Parts] = Parts(
         strategy=("kastkopp.strategy.yatzy", "kastkopp.strategy.yatzy_optimal",
-                  "kastkopp.strategy.yatzy_odds"),
+                  "kastkopp.strategy.yatzy_odds", "kastkopp.strategy.yatzy_towin"),
         review=("kastkopp.strategy.yatzy_review",), sheet=("kastkopp.sheets.yatzy",),
         about="about:yatzy")
 

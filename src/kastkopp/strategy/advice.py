@@ -46,8 +46,9 @@ class Hint:
     score), "turn" (expected score this turn, where no solver reaches), "lives" and "dice"
     (expected gain against the equilibrium), "chips" (against giving up now), "chance" (that
     the choice is right or the bid holds). ``facts`` are the odds of the position under the
-    names the reviews use ("claim_beaten", "beat_by_rolling", "make_or_beat", "share") and
-    "bid_holds"; a position may have facts and no ranking.
+    names the reviews use ("claim_beaten", "beat_by_rolling", "make_or_beat", "share"),
+    "bid_holds", and "win" (the best chance of finishing ahead of the leading opponent);
+    a position may have facts and no ranking.
     """
 
     unit: str

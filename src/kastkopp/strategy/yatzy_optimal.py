@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from kastkopp.engine import Action, Game, IllegalAction, Player, RuleError
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import register_bot
-from kastkopp.strategy.advice import Advice, Advisor, register_advisor
+from kastkopp.strategy.advice import Advice, Advisor, Hint, register_advisor
 from kastkopp.strategy.work import LRU, Work, env_int, register_warm_up
 from kastkopp.strategy.yatzy import GreedyYatzyAdvisor, GreedyYatzyBot
 
@@ -133,9 +133,12 @@ def optimal(game: Game) -> Player:
 
 @dataclass
 class OptimalYatzyAdvisor(Advisor):
-    """The solved table's expected final score for every keep and row, best first."""
+    """The solved table's expected final score for every keep and row, best first; with
+    opponents, the hint also tells the best chance of finishing ahead of them, where the
+    rule set's moment table is at hand (:mod:`kastkopp.strategy.yatzy_towin`)."""
 
     rules: YatzyRules
+    opponents: bool = False
 
     @property
     def key(self) -> YatzyRules:
@@ -158,6 +161,16 @@ class OptimalYatzyAdvisor(Advisor):
                                                already=view["totals"][view["seat"]])
         return [Advice(c.choice, c.expected) for c in choices]
 
+    def hint(self, view: dict[str, Any], legal: Sequence[str]) -> Hint:
+        choices = tuple(self.advise(view))
+        if not self.opponents:
+            return Hint("points", choices)
+        from kastkopp.strategy.yatzy_towin import at_hand, view_choices
+
+        moments = at_hand(self.rules)  # never computed here: the hint answers at once
+        to_win = view_choices(moments, view) if moments is not None else None
+        return Hint("points", choices, facts={"win": to_win[0].win} if to_win else {})
+
 
 @register_advisor("yatzy")
 def advisor(game: Game) -> Advisor | None:
@@ -170,4 +183,4 @@ def advisor(game: Game) -> Advisor | None:
         Sheet.check(game.rules)
     except RuleError:
         return GreedyYatzyAdvisor(game.rules)
-    return OptimalYatzyAdvisor(game.rules)
+    return OptimalYatzyAdvisor(game.rules, opponents=game.players > 1)

@@ -754,8 +754,10 @@ class SolvedTable:
               stages, np.empty((6, len(KEEPS))))
         return stages
 
-    def score_options(self, p: Position, dice: Faces, first_throw: bool) -> list[Choice]:
-        """Each row the dice may be written in, with the expected points still to come."""
+    def score_moves(self, p: Position, dice: Faces, first_throw: bool
+                    ) -> list[tuple[str, float, Position]]:
+        """Each row the dice may be written in, the points it adds now (with any bonus it
+        earns or extra Yatzy it pays) and the position it leads to."""
         sheet, rules = self.sheet, self.rules
         cells = _cells(rules, p.mask, bool(p.yatzy_holds))
         r = ROLL_INDEX[dice]
@@ -772,14 +774,19 @@ class SolvedTable:
                 nui = int(u - sheet.low)
                 complete = int(sheet.upper_open[p.mask] == 1)
                 gain = sheet.bonus[nui, complete] - sheet.bonus[p.upper_index, 0]
-                later = self.values[rest, nui, p.yatzy_holds]
+                after = Position(rest, nui, p.yatzy_holds)
             else:
                 gain = 0.0
                 ny = 1 if (sheet.flags == 2 and j == sheet.yatzy_row and points > 0) \
                     else p.yatzy_holds
-                later = self.values[rest, p.upper_index, ny]
-            out.append(Choice(f"score {row}", float(points + gain + extra + later)))
+                after = Position(rest, p.upper_index, ny)
+            out.append((row, float(points + gain + extra), after))
         return out
+
+    def score_options(self, p: Position, dice: Faces, first_throw: bool) -> list[Choice]:
+        """Each row the dice may be written in, with the expected points still to come."""
+        return [Choice(f"score {row}", now + self.value(after))
+                for row, now, after in self.score_moves(p, dice, first_throw)]
 
     def advise(self, used: Sequence[str] = (), upper: int = 0, dice: Sequence[int] = (),
                rerolls: int = 0, yatzy_zero: bool = False, already: float = 0.0

@@ -24,6 +24,7 @@ const FACTS = {
   make_or_beat: "Chance to make the announced hand with the throws left: {p}",
   share: "Your share of the pot at the showdown: {p}",
   bid_holds: "Chance the standing bid holds: {p}",
+  win: "Chance of finishing ahead of the leading opponent, played to win: {p}",
 };
 const percent = (p) => `${(100 * p).toFixed(p > 0 && p < 0.01 ? 2 : 1)} %`;
 let tableId = null;
