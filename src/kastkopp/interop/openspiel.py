@@ -63,8 +63,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("the OpenSpiel games need the 'openspiel' extra: "
                       "pip install 'kastkopp[openspiel]'") from exc
 
-__all__ = ["KastkoppGame", "KastkoppState", "SamplerRandom", "from_game", "register_all", "spiel_name",
-           "to_efg"]
+__all__ = ["KastkoppGame", "KastkoppState", "SamplerRandom", "from_game", "register_all",
+           "spiel_name", "to_efg"]
 
 MAX_SIDES = 6
 # The protocol bounds neither payoffs nor game length; these are declared wide so that

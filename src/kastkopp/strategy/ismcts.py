@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import functools
 import random
-from importlib.util import find_spec
 from collections.abc import Sequence
+from importlib.util import find_spec
 from typing import Any
 
 from kastkopp.engine import Action, Game, Player, RuleError, State
