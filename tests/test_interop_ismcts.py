@@ -138,7 +138,7 @@ def test_a_world_rebuilt_from_a_view_shows_that_view(name, preset, players):
 
 @pytest.mark.parametrize(("name", "preset", "players"), [
     ("liars_dice", "perudo", 2), ("liars_dice", "single_hand", 3),
-    ("poker_dice", None, 2), ("mia", "maexchen", 3)])
+    ("poker_dice", None, 2), ("mia", "maexchen", 3), ("linka", None, 3)])
 def test_bot_ismcts_plays_a_game_to_the_end(name, preset, players):
     game = load(name, preset=preset, players=players, dice=2) if name == "liars_dice" \
         and preset == "perudo" else load(name, preset=preset, players=players)
