@@ -43,8 +43,17 @@ def random_playout(state: State, rng: random.Random) -> tuple[float, ...]:
             state = state.resolve(tuple(rng.randint(1, chance.sides)
                                         for _ in range(chance.count)))
         else:
-            state = state.apply(rng.choice(state.legal_actions()))
+            state = state.apply(random_move(state.legal_actions(), rng))
     raise RuntimeError(f"a random play-out did not end within {MAX_PLAYOUT} actions")
+
+
+def random_move(legal: Sequence[Action], rng: random.Random) -> Action:
+    """A kind of move at random (to challenge, to bid, to fold...), then one of that kind:
+    uniform over all moves, a play-out would hardly ever challenge among dozens of bids."""
+    kinds: dict[type, list[Action]] = {}
+    for action in legal:
+        kinds.setdefault(type(action), []).append(action)
+    return rng.choice(rng.choice(list(kinds.values())))
 
 
 def exploration(game: Game) -> float:
