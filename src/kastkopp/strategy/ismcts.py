@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from importlib.util import find_spec
 from typing import Any
 
-from kastkopp.engine import Action, Game, Player, RuleError, State
+from kastkopp.engine import Action, Game, Player, State
 from kastkopp.games import registered
 from kastkopp.strategy import register_bot
 
@@ -67,9 +67,8 @@ class IsmctsBot(Player):
     """IS-MCTS with ``simulations`` simulations per move, from the seat's view alone."""
 
     def __init__(self, game: Game, simulations: int = DEFAULT_SIMULATIONS) -> None:
-        if simulations < 1:
-            raise RuleError("an IS-MCTS bot needs at least one simulation, not {count}",
-                            count=simulations)
+        if simulations < 1:  # set in code, never by a player
+            raise ValueError(f"IS-MCTS needs at least one simulation, not {simulations}")
         self.game = game
         self.simulations = simulations
 
