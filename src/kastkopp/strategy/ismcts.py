@@ -3,7 +3,8 @@
 The bot sees only its seat's view. From it the game rebuilds a state (:meth:`Game.world`)
 with the dice the seat cannot see drawn at random; OpenSpiel's ``ISMCTSBot`` then searches
 from that state, drawing those dice again for every simulation through the adapter's
-``resample_from_infostate``, and values new positions by playing them out at random.
+``resample_from_infostate``, and values new positions by playing them out at random (a
+kind of move at random, then a move of that kind).
 Every random number (the dice imagined, the tree's ties, the play-outs) comes from the
 ``rng`` the table gives the bot, so nothing it does can be foretold from the game's seed.
 
@@ -11,8 +12,8 @@ Offered for every game with hidden dice whose states can be rebuilt from a view,
 ``openspiel`` extra is installed (``pip install 'kastkopp[openspiel]'``)::
 
     >>> from kastkopp.games import load
-    >>> from kastkopp.strategy import make_bot
-    >>> bot = make_bot(load("liars_dice", preset="perudo", players=2), "ismcts")
+    >>> perudo = load("liars_dice", preset="perudo", players=2)
+    >>> bot = IsmctsBot(perudo, simulations=1000)  # bot:ismcts has 200
 """
 
 from __future__ import annotations
