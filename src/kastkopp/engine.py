@@ -569,6 +569,14 @@ class Game(ABC, Generic[V]):
         """The static bounds of this game under its rules (none known by default)."""
         return Bounds()
 
+    def world(self, view: dict[str, Any], rng: random.Random) -> State | None:
+        """A state in which ``view``'s seat sees exactly ``view``, every die that seat cannot
+        see drawn by ``rng`` as the game rolls it; None if this game cannot rebuild one.
+
+        A search that may know only what its seat knows (a bot's) starts from such a state.
+        """
+        return None
+
     def opened_by(self, seat: int) -> Game | None:
         """This game with ``seat`` opening it, for a game whose rules say who opens
         (Poker Menteur); ``None``: the seating decides who opens."""

@@ -538,7 +538,8 @@ class Linka(Game[LinkaView]):
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = LinkaRules
     parts: ClassVar[Parts] = Parts(
-        strategy=("kastkopp.strategy.linka", "kastkopp.strategy.linka_odds"),
+        strategy=("kastkopp.strategy.linka", "kastkopp.strategy.linka_odds",
+                  "kastkopp.strategy.ismcts"),
         review=("kastkopp.strategy.linka_review",), sheet=("kastkopp.sheets.pots",),
         about="about:linka")
 
@@ -547,6 +548,24 @@ class Linka(Game[LinkaView]):
         ledger = Ledger(n, stacks=self.rules.stacks(n)).ante_all(self.rules.ante)
         return LinkaState(game=self, ledger=ledger, own=((),) * n,
                           contenders=tuple(range(n)))
+
+    def world(self, view: dict[str, Any], rng: random.Random) -> LinkaState | None:
+        # bets are made in the first deal only: it is played again from what the table saw,
+        # the hidden dice the seat has not seen thrown anew
+        if view["phase"] not in (BET, AGREE) or view["deal"] != 1:
+            return None
+        state = self.new_state().resolve(tuple(view["linka"]))
+        while state.phase in (OPEN, HIDDEN):
+            chance = state.chance()
+            assert chance is not None and chance.seat is not None
+            seen = view["dice"][chance.seat]
+            face = seen[0] if state.phase == OPEN else seen[1] if len(seen) == 2 \
+                else rng.randint(1, 6)
+            state = state.resolve((face,))
+        told = view["history"]
+        while len(state.history) < len(told):  # a refused all-in adds its fold itself
+            state = state.apply(self.parse_action(told[len(state.history)]["action"]))
+        return state
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

@@ -586,7 +586,8 @@ class Mia(Game[MiaView]):
     default_players: ClassVar[int] = 3
     rules_class: ClassVar[type[Rules]] = MiaRules
     parts: ClassVar[Parts] = Parts(
-        strategy=("kastkopp.strategy.mia", "kastkopp.strategy.mia_odds"),
+        strategy=("kastkopp.strategy.mia", "kastkopp.strategy.mia_odds",
+                  "kastkopp.strategy.ismcts"),
         review=("kastkopp.strategy.mia_review",), sheet=("kastkopp.sheets.slosch",),
         about="about:mia")
 
@@ -609,6 +610,34 @@ class Mia(Game[MiaView]):
         rounds = self.rules.rounds if points else n * self.rules.lives - 1
         per_round = len(self.rules.values) * (n + 2) + 1
         return Bounds(utility=utility, length=rounds * per_round)
+
+    def world(self, view: dict[str, Any], rng: random.Random) -> MiaState | None:
+        if view["phase"] not in (ANNOUNCE, RESPOND):
+            return None
+        n = self.players
+        start = self.new_state()  # the antes are all the pot holds until the game ends
+        # who may no longer pass: the announcer, and whoever passed the claim on since
+        answered: set[int] = set()
+        for entry in view["history"]:
+            if entry["action"] == "pass":
+                answered.add(entry["seat"])
+            elif entry["action"] != "roll":
+                answered = {entry["seat"]}
+        told = view.get("your_dice")
+        dice = (int(told) // 10, int(told) % 10) if told else (rng.randint(1, 6),
+                                                                rng.randint(1, 6))
+        # points show each seat's losses; for lives the view keeps neither losses nor when
+        # a seat went out, and no payoff of a game for lives depends on them
+        losses = tuple(view["round"] - 1 - p for p in view["points"]) if "points" in view \
+            else (0,) * n
+        return replace(
+            start, lives=tuple(view["lives"]), losses=losses, player=view["to_move"],
+            phase=view["phase"], round=view["round"] - 1, dice=dice, roller=view["roller"],
+            claim=None if view["claim"] is None else int(view["claim"]),
+            responsible=view["responsible"], answered=frozenset(answered),
+            out_round=tuple(None if alive else 0 for alive in view["alive"]),
+            history=tuple((h["seat"], h["action"]) for h in view["history"]),
+            last_round=view["last_round"])
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

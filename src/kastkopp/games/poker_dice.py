@@ -951,7 +951,8 @@ class PokerDice(Game[PokerDiceView]):
     default_players: ClassVar[int] = 2
     rules_class: ClassVar[type[Rules]] = PokerDiceRules
     parts: ClassVar[Parts] = Parts(
-        strategy=("kastkopp.strategy.poker_dice", "kastkopp.strategy.poker_dice_odds"),
+        strategy=("kastkopp.strategy.poker_dice", "kastkopp.strategy.poker_dice_odds",
+                  "kastkopp.strategy.ismcts"),
         review=("kastkopp.strategy.poker_dice_review",), sheet=("kastkopp.sheets.poker_dice",),
         about="about:poker_dice")
 
@@ -973,6 +974,42 @@ class PokerDice(Game[PokerDiceView]):
             return ZERO_SUM_SHARE
         length = len(hands(self.rules.dice)) + 2 * (self.rules.throws - 1) + 1
         return replace(ZERO_SUM_SHARE, length=length)
+
+    def world(self, view: dict[str, Any], rng: random.Random) -> PokerDiceState | None:
+        if view["phase"] not in (CALL, CHASE):
+            return None  # between throws a view does not say which dice are still to come
+        seat, kind = view["seat"], self.rules.dice
+        symbols = SYMBOLS[kind]
+        dice: list[Faces] = [(), ()]
+        for s in (0, 1):
+            if s == seat:
+                dice[s] = tuple(sorted(view["your_faces"]))
+            elif s == view["shown"]:
+                dice[s] = tuple(sorted(parse_faces(view["shown_dice"], kind)))
+            else:
+                dice[s] = tuple(sorted(rng.randint(1, 6) for _ in range(5)))
+        draw = view["last_draw"]
+        return PokerDiceState(
+            game=self, phase=view["phase"], caller=view["caller"], player=view["to_move"],
+            opening=tuple(symbols.index(symbol) + 1 for pair in view["opening"]
+                          for symbol in pair),
+            dice=(dice[0], dice[1]), throws=(view["throws"][0], view["throws"][1]),
+            claim=None if view["claim"] is None else self.parse_hand(view["claim"]),
+            claimant=view["claimant"], thrown=view["thrown"], shown=view["shown"],
+            history=tuple((h["seat"], h["action"] if h["seat"] == seat
+                           else self._stand_in(h["action"])) for h in view["history"]),
+            replays=view["replays"],
+            last_draw=None if draw is None else (
+                tuple(sorted(parse_faces(draw[0], kind))),
+                tuple(sorted(parse_faces(draw[1], kind)))))
+
+    def _stand_in(self, told: str) -> str:
+        """An action of the other seat as its view tells it; a reroll, of which only the
+        count is told, as a reroll of that many aces (which ones cannot show)."""
+        if not told.startswith("reroll"):
+            return told
+        count = int(told.split()[1])
+        return str(Reroll((ACE[self.rules.dice],) * count, self.rules.dice))
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.rules.dice)

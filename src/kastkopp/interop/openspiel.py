@@ -26,6 +26,9 @@ How the protocol maps onto OpenSpiel's:
   distinct views before (perfect recall in a string of bounded length); the tensors hash
   the view, and for the information state every view so far tagged with its step, with
   :class:`ViewEncoder`.
+- **Resampling** (``resample_from_infostate``, which OpenSpiel's information-set MCTS
+  calls): the dice a seat cannot see are drawn again by the game's ``resample_hidden``
+  with the numbers of OpenSpiel's sampler; the seat's information state stays the same.
 - **Utilities** are ``Outcome.payoffs``, zero-sum by the protocol. The declared range is the
   game's own :meth:`~kastkopp.engine.Game.bounds` where its rules give one (a single winner
   takes all), else a wide one (stakes, points).
@@ -41,7 +44,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -58,8 +63,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("the OpenSpiel games need the 'openspiel' extra: "
                       "pip install 'kastkopp[openspiel]'") from exc
 
-__all__ = ["KastkoppGame", "KastkoppState", "from_game", "register_all", "spiel_name",
-           "to_efg"]
+__all__ = ["KastkoppGame", "KastkoppState", "SamplerRandom", "from_game", "register_all",
+           "spiel_name", "to_efg"]
 
 MAX_SIDES = 6
 # The protocol bounds neither payoffs nor game length; these are declared wide so that
@@ -200,12 +205,30 @@ class Position:
         return replace(self, seen=tuple(seen), earlier=tuple(earlier))
 
 
+class SamplerRandom(random.Random):
+    """A :class:`random.Random` drawing from a callable that gives numbers in [0, 1), as
+    OpenSpiel's probability samplers do: ``randint`` and ``choice`` work on it."""
+
+    def __init__(self, sampler: Callable[[], float]) -> None:
+        self.sampler = sampler
+        super().__init__(0)
+
+    def random(self) -> float:
+        return float(self.sampler())
+
+
 class KastkoppState(pyspiel.State):
     """A kastkopp state seen by OpenSpiel (see :class:`Position` for what it holds)."""
 
-    def __init__(self, game: KastkoppGame) -> None:
+    def __init__(self, game: KastkoppGame, state: State | None = None) -> None:
         super().__init__(game)
-        self.position = Position(game.game.new_state()).remember()
+        self.position = Position(state or game.game.new_state()).remember()
+
+    @classmethod
+    def at(cls, game: KastkoppGame, state: State) -> KastkoppState:
+        """An OpenSpiel state starting at ``state`` (a bot's rebuilt world, say), remembering
+        each seat's view there and nothing before."""
+        return cls(game, state)
 
     @property
     def state(self) -> State:
@@ -255,6 +278,36 @@ class KastkoppState(pyspiel.State):
             action_object = numbering(self.game)[0][action]
             position = replace(position, state=position.state.apply(action_object))
         self.position = position.remember()
+
+    # -- imagining ---------------------------------------------------------------------
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Callable[[], float]) -> KastkoppState:
+        """A state ``player_id`` cannot tell from this one (OpenSpiel's IS-MCTS draws them).
+
+        The dice the seat cannot see are drawn again by the game's ``resample_hidden``, from
+        the game's own dice, with numbers from ``probability_sampler``; so are the dice of a
+        roll still coming in. The seat's own views, and so its information state, are kept.
+        The other seats' earlier views would carry the dice they had, so each other seat
+        remembers only its view now, tagged with a digest of what ``player_id`` has seen.
+        (OpenSpiel's ``history()``, kept by its base class, is not redrawn.)
+        """
+        rng = SamplerRandom(probability_sampler)
+        position = self.position
+        state = position.state.resample_hidden(player_id, rng)
+        chance = state.chance()
+        faces = tuple(rng.randint(1, chance.sides) for _ in position.faces) if chance else ()
+        twin = self.clone()
+        if state == position.state and faces == position.faces:
+            return twin  # nothing hidden from this seat
+        mine = f"{position.earlier[player_id]}\n{position.seen[player_id][-1]}".encode()
+        digest = "resampled " + hashlib.blake2b(mine, digest_size=16).hexdigest()
+        seen = tuple(views if seat == player_id else (canonical(state.view(seat)),)
+                     for seat, views in enumerate(position.seen))
+        earlier = tuple(text if seat == player_id else digest
+                        for seat, text in enumerate(position.earlier))
+        twin.position = replace(position, state=state, faces=faces, seen=seen,
+                                earlier=earlier)
+        return twin
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
