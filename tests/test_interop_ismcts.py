@@ -18,7 +18,7 @@ import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from kastkopp.interop import openspiel as adapter  # noqa: E402
-from kastkopp.strategy.ismcts import IsmctsBot, searchable  # noqa: E402
+from kastkopp.interop.ismcts import IsmctsBot, searchable  # noqa: E402
 
 CONFIGS = [
     pytest.param(name, preset, players, id=f"{name}-{preset or 'default'}-{players}")

@@ -1076,7 +1076,7 @@ class LiarsDice(Game[LiarsView]):
     rules_class: ClassVar[type[Rules]] = LiarsRules
     parts: ClassVar[Parts] = Parts(
         strategy=("kastkopp.strategy.liars_dice", "kastkopp.strategy.liars_odds",
-                  "kastkopp.strategy.ismcts"),
+                  "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.liars_dice_review",), sheet=("kastkopp.sheets.liars",),
         about="about:liars_dice")
 
@@ -1112,21 +1112,23 @@ class LiarsDice(Game[LiarsView]):
         if view["phase"] not in (BID, RESPOND, KEEP):
             return None  # between rolls a view does not say whose cup is rolled yet
         seat = view["seat"]
-        state = LiarsState(
-            game=self, stock=tuple(view["stock"]), cups=(None,) * self.players,
-            player=view["to_move"], phase=view["phase"], round=view["round"] - 1,
+        shared = dict(
+            game=self, stock=tuple(view["stock"]), player=view["to_move"],
+            phase=view["phase"], round=view["round"] - 1,
             bid=None if view["bid"] is None else self._bid_of(view["bid"]),
             bidder=view["bidder"], palifico=view["palifico"], locked=view["locked_face"],
             history=tuple((h["seat"], h["action"]) for h in view["history"]),
             sheet=tuple(tuple(row) for row in view["sheet"]),
             out_round=tuple(view["out_round"]), came_back=tuple(view["came_back"]),
             last_round=view["last_round"])
-        if state.single:
+        if self.rules.hand == "single":
             # the cup is full while it is bid on; only its holder has looked at all of it
             open_dice = tuple(view["open_dice"])
             cup = tuple(view.get("your_dice") or (*open_dice, *(
                 rng.randint(1, 6) for _ in range(self.rules.dice - len(open_dice)))))
-            return replace(state, cup=cup, open_dice=open_dice, holder=view["holder"])
+            return SingleHandState(**shared, cups=(None,) * self.players, cup=cup,
+                                   open_dice=open_dice, holder=view["holder"])
+        state = CommonHandState(**shared, cups=(None,) * self.players)
         cups = tuple(tuple(view["your_dice"]) if s == seat and "your_dice" in view
                      else tuple(rng.randint(1, self.rules.faces) for _ in range(size))
                      if (size := state.hand_size(s)) else None

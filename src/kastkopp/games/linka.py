@@ -539,7 +539,7 @@ class Linka(Game[LinkaView]):
     rules_class: ClassVar[type[Rules]] = LinkaRules
     parts: ClassVar[Parts] = Parts(
         strategy=("kastkopp.strategy.linka", "kastkopp.strategy.linka_odds",
-                  "kastkopp.strategy.ismcts"),
+                  "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.linka_review",), sheet=("kastkopp.sheets.pots",),
         about="about:linka")
 

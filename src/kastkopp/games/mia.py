@@ -587,7 +587,7 @@ class Mia(Game[MiaView]):
     rules_class: ClassVar[type[Rules]] = MiaRules
     parts: ClassVar[Parts] = Parts(
         strategy=("kastkopp.strategy.mia", "kastkopp.strategy.mia_odds",
-                  "kastkopp.strategy.ismcts"),
+                  "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.mia_review",), sheet=("kastkopp.sheets.slosch",),
         about="about:mia")
 

@@ -952,7 +952,7 @@ class PokerDice(Game[PokerDiceView]):
     rules_class: ClassVar[type[Rules]] = PokerDiceRules
     parts: ClassVar[Parts] = Parts(
         strategy=("kastkopp.strategy.poker_dice", "kastkopp.strategy.poker_dice_odds",
-                  "kastkopp.strategy.ismcts"),
+                  "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.poker_dice_review",), sheet=("kastkopp.sheets.poker_dice",),
         about="about:poker_dice")
 
