@@ -54,7 +54,7 @@ def code_words(path: Path) -> set[str]:
     return words
 
 
-@pytest.mark.parametrize("path", ["engine.py", "matches.py", "sheets/core.py",
+@pytest.mark.parametrize("path", ["engine.py", "matches.py", "sheets/core.py", "cli/solve.py",
                                   "strategy/__init__.py", "strategy/advice.py",
                                   "interop/ismcts.py", "strategy/odds.py", "strategy/review.py",
                                   "strategy/work.py"])
@@ -62,3 +62,21 @@ def test_shared_modules_name_no_game(path):
     words = code_words(SRC / path)
     named = {name for name in registered() for word in words if name in word.split(".")}
     assert not named, f"{path} names {named}"
+
+
+def test_every_game_naming_commands_gets_them():
+    """``solve`` lists exactly the games whose parts name command modules, each by its name,
+    and ``advise`` only such games."""
+    from typer.testing import CliRunner
+
+    from kastkopp.cli import app
+
+    def listed(group: str) -> set[str]:
+        result = CliRunner().invoke(app, [group, "--help"])
+        assert result.exit_code == 0, result.output
+        block = result.output.split("Commands:", 1)[1]
+        return {line.split()[0] for line in block.splitlines() if line.strip()}
+
+    declaring = {name for name, cls in registered().items() if cls.parts.commands}
+    assert declaring and listed("solve") == declaring
+    assert listed("advise") and listed("advise") <= declaring

@@ -28,7 +28,7 @@ SRC = ROOT / "src" / "kastkopp"
 LOCALE = SRC / "locale"
 # The sources the catalog script reads (babel-errors.cfg) and the keywords it extracts.
 SOURCES = [SRC / "engine.py", SRC / "matches.py",
-           *sorted((SRC / "cli").glob("*.py")), *sorted((SRC / "sheets").glob("*.py")),
+           *sorted((SRC / "cli").rglob("*.py")), *sorted((SRC / "sheets").glob("*.py")),
            *sorted((SRC / "games").glob("*.py")),
            *(SRC / "server" / name for name in ("hub.py", "app.py", "accounts.py", "chat.py",
                                                  "hints.py", "origin.py", "bodies.py",

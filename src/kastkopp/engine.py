@@ -486,13 +486,14 @@ class Parts:
     The rules sit below strategy, sheets and the server, so a game names these modules and
     never imports them; each registers its pieces with its own package's decorator when
     :meth:`load` imports it (bots, advisor, odds and warm-up work in ``strategy``, a grader
-    in ``review``, a score-sheet kind in ``sheet``). ``about`` is the message id of a few
-    lines for players.
+    in ``review``, a score-sheet kind in ``sheet``, ``solve`` and ``advise`` subcommands in
+    ``commands``). ``about`` is the message id of a few lines for players.
     """
 
     strategy: tuple[str, ...] = ()
     review: tuple[str, ...] = ()
     sheet: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
     about: str = ""
 
     def load(self, part: str) -> bool:

@@ -632,7 +632,7 @@ class Knack(Game[KnackView]):
     parts: ClassVar[Parts] = Parts(
         strategy=("kastkopp.strategy.knack", "kastkopp.strategy.knack_odds"),
         review=("kastkopp.strategy.knack_review",), sheet=("kastkopp.sheets.pots",),
-        about="about:knack")
+        commands=("kastkopp.cli.solvers.knack",), about="about:knack")
     hidden_information: ClassVar[bool] = False
 
     def new_state(self) -> KnackState:

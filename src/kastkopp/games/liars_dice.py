@@ -1078,7 +1078,7 @@ class LiarsDice(Game[LiarsView]):
         strategy=("kastkopp.strategy.liars_dice", "kastkopp.strategy.liars_odds",
                   "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.liars_dice_review",), sheet=("kastkopp.sheets.liars",),
-        about="about:liars_dice")
+        commands=("kastkopp.cli.solvers.liars_dice",), about="about:liars_dice")
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:

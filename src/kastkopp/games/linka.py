@@ -541,7 +541,7 @@ class Linka(Game[LinkaView]):
         strategy=("kastkopp.strategy.linka", "kastkopp.strategy.linka_odds",
                   "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.linka_review",), sheet=("kastkopp.sheets.pots",),
-        about="about:linka")
+        commands=("kastkopp.cli.solvers.linka",), about="about:linka")
 
     def new_state(self) -> LinkaState:
         n = self.players

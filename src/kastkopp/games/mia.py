@@ -589,7 +589,7 @@ class Mia(Game[MiaView]):
         strategy=("kastkopp.strategy.mia", "kastkopp.strategy.mia_odds",
                   "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.mia_review",), sheet=("kastkopp.sheets.slosch",),
-        about="about:mia")
+        commands=("kastkopp.cli.solvers.mia",), about="about:mia")
 
     def new_state(self) -> MiaState:
         ledger = Ledger(self.players)

@@ -879,7 +879,7 @@ class Yatzy(Game[YatzyView]):
         strategy=("kastkopp.strategy.yatzy", "kastkopp.strategy.yatzy_optimal",
                   "kastkopp.strategy.yatzy_odds", "kastkopp.strategy.yatzy_towin"),
         review=("kastkopp.strategy.yatzy_review",), sheet=("kastkopp.sheets.yatzy",),
-        about="about:yatzy")
+        commands=("kastkopp.cli.solvers.yatzy",), about="about:yatzy")
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:
