@@ -14,7 +14,8 @@
 ``review``                  ``review``
 ``score``                   ``score`` (a row of a Yatzy-family sheet)
 ``sheets``                  ``sheet ...``
-``solve``                   ``solve ...``, ``advise ...``
+``solve``                   ``solve ...``, ``advise ...`` (``solvers``: each game's own,
+                            loaded only when used)
 ``options``, ``support``    shared option types; consoles, language, one-line errors
 ==========================  ===========================================================
 
