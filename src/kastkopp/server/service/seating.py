@@ -49,19 +49,7 @@ class Seating(Play):
             raise TableError("a seed is added once the table is made and its dice commitment "
                              "is public: send it when you join or start the table, or on its own")
         game = check_rules(game_name, preset, rules, players)
-        if clock not in CLOCKS:
-            raise TableError("the clock is one of {clocks}, not '{clock}'",
-                             clocks=", ".join(CLOCKS), clock=clock)
-        if on_timeout not in TIMEOUT_RULES:
-            raise TableError("on a timeout the table either plays a 'move' for the player "
-                             "or the player will 'lose'; not '{rule}'", rule=on_timeout)
-        if pace is not None and not 0 <= pace <= MAX_PACE:
-            raise TableError("the pace is 0 to {most} seconds before each bot's move",
-                             most=MAX_PACE)
-        if clock == "none":
-            seconds_per_move = None
-        elif seconds_per_move is None or not 1 <= seconds_per_move <= 60 * 86400:
-            raise TableError("a clock needs 1 second to 60 days per move")
+        seconds_per_move = check_timing(clock, seconds_per_move, on_timeout, pace)
         if len(seats) > game.players:
             raise TableError("{given} seats given for {players} players", given=len(seats),
                              players=game.players)
@@ -282,3 +270,23 @@ class Seating(Play):
         if self.publish is not None:
             self.publish({"table": live.id, "seq": live.seq, "start": True})
         self._after_change(live, drive_bots=True)
+
+
+def check_timing(clock: str, seconds_per_move: int | None, on_timeout: str,
+                 pace: float | None) -> int | None:
+    """A new table's clock, timeout rule and pace checked; the seconds per move it keeps
+    (none without a clock)."""
+    if clock not in CLOCKS:
+        raise TableError("the clock is one of {clocks}, not '{clock}'",
+                         clocks=", ".join(CLOCKS), clock=clock)
+    if on_timeout not in TIMEOUT_RULES:
+        raise TableError("on a timeout the table either plays a 'move' for the player "
+                         "or the player will 'lose'; not '{rule}'", rule=on_timeout)
+    if pace is not None and not 0 <= pace <= MAX_PACE:
+        raise TableError("the pace is 0 to {most} seconds before each bot's move",
+                         most=MAX_PACE)
+    if clock == "none":
+        return None
+    if seconds_per_move is None or not 1 <= seconds_per_move <= 60 * 86400:
+        raise TableError("a clock needs 1 second to 60 days per move")
+    return seconds_per_move
