@@ -578,6 +578,12 @@ class Game(ABC, Generic[V]):
         """
         return None
 
+    @classmethod
+    def page_words(cls, lang: str) -> dict[str, str]:
+        """Words the game's page needs beyond the catalogs, by key, in ``lang`` (Yatzy's
+        rows as each of its sheets names them); none by default."""
+        return {}
+
     def opened_by(self, seat: int) -> Game | None:
         """This game with ``seat`` opening it, for a game whose rules say who opens
         (Poker Menteur); ``None``: the seating decides who opens."""

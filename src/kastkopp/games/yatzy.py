@@ -892,6 +892,13 @@ class Yatzy(Game[YatzyView]):
         return YatzyState(game=self, sheets=((None,) * len(self.rules.rows),) * n,
                           extras=(0,) * n, saved=(0,) * n)
 
+    @classmethod
+    def page_words(cls, lang: str) -> dict[str, str]:
+        """Each sheet's rows as its players name them (``row:maxi:yatzy`` → ``Maxi Yatzy``)."""
+        sums = ("upper", "bonus", "extra", "total", "average", "result")
+        return {f"row:{sheet}:{row}": label(row, lang, sheet)
+                for sheet in TITLES for row in (*ALL_ROWS, *sums)}
+
     def bounds(self) -> Bounds:
         # the winners share +1, the others -1; against the average there is no fixed range.
         # A turn is its keeps and one row, a keep for each throw after the first, and saved

@@ -237,18 +237,14 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
 
 
 def ui_strings(lang: str) -> dict[str, str]:
-    return {**{text: gettext(lang, text) for text in UI}, **yatzy_rows(lang)}
+    return {**{text: gettext(lang, text) for text in UI}, **game_words(lang)}
 
 
 @cache
-def yatzy_rows(lang: str) -> dict[str, str]:
-    """Each Yatzy-family sheet's rows as its players name them in ``lang``
-    (``row:maxi:yatzy`` → ``Maxi Yatzy``): the game's own labels, for the page's sheets."""
-    from kastkopp.games import yatzy
-
-    sums = ("upper", "bonus", "extra", "total", "average", "result")
-    return {f"row:{sheet}:{row}": yatzy.label(row, lang, sheet)
-            for sheet in yatzy.TITLES for row in (*yatzy.ALL_ROWS, *sums)}
+def game_words(lang: str) -> dict[str, str]:
+    """The words every game's page needs beyond the catalogs (:meth:`Game.page_words`)."""
+    return {key: word for cls in registered().values()
+            for key, word in cls.page_words(lang).items()}
 
 
 def game_info(lang: str) -> list[dict[str, Any]]:
