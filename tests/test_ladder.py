@@ -31,13 +31,15 @@ def one_line_error(result, fragment: str) -> None:
 @pytest.mark.skipif(not NO_RAY, reason="Ray is installed: auto plays on it")
 def test_a_yatzy_ladder_rates_optimal_above_random_on_processes_and_writes_its_file(tmp_path):
     out = tmp_path / "yatzy.json"
-    result = run("ladder", "yatzy", "--games", "6", "--seed", "4", "--workers", "2",
-                 "--out", str(out), "--json")
+    result = run("ladder", "yatzy", "--bots", "optimal,random,greedy", "--games", "6",
+                 "--seed", "4", "--workers", "2", "--out", str(out), "--json")
     assert result.exit_code == 0, result.output + result.stderr
     data = json.loads(result.output)
     assert json.loads(out.read_text(encoding="utf-8")) == data
     assert data["backend"] == "processes"  # Ray is not installed
-    assert data["bots"] == bot_names("yatzy") == ["random", "greedy", "optimal"]
+    # the bots chosen, in the game's own order
+    assert data["bots"] == [b for b in bot_names("yatzy") if b in ("random", "greedy", "optimal")]
+    assert data["bots"] == ["random", "greedy", "optimal"]
     order = [row["bot"] for row in data["ratings"]]
     assert order.index("optimal") < order.index("random") and order[-1] == "random"
     # three pairs heads-up and the three together: each bot at three tables of six games
@@ -57,24 +59,34 @@ def test_a_yatzy_ladder_rates_optimal_above_random_on_processes_and_writes_its_f
             assert 0 <= low <= entry["win_rate"] + 1e-9
             assert entry["win_rate"] <= high + 1e-9 and high <= 1
             assert entry["mean_payoff_ci95"][0] <= entry["mean_payoff"]
-    assert data["command"] == "kastkopp ladder yatzy --games 6 --seed 4"
+    assert data["command"] == \
+        "kastkopp ladder yatzy --bots random,greedy,optimal --games 6 --seed 4"
 
 
 def test_the_same_seed_gives_the_same_ladder_on_any_number_of_workers():
-    args = ("ladder", "poker_dice", "--games", "5", "--seed", "11", "--json")
+    args = ("ladder", "poker_dice", "--bots", "random,simple,strong", "--games", "5",
+            "--seed", "11", "--json")
     alone = json.loads(run(*args, "--workers", "1").output)
     shared = json.loads(run(*args, "--workers", "2").output)
     assert alone == shared
-    other = json.loads(run("ladder", "poker_dice", "--games", "5", "--seed", "12", "--json",
-                           "--workers", "1").output)
+    other = json.loads(run(*args[:6], "--seed", "12", "--json", "--workers", "1").output)
     assert other["tables"] != alone["tables"]
 
 
 def test_a_two_player_game_is_laddered_heads_up_only():
-    data = json.loads(run("ladder", "poker_dice", "--games", "2", "--json",
-                          "--workers", "1").output)
+    data = json.loads(run("ladder", "poker_dice", "--bots", "random,simple,strong", "--games",
+                          "2", "--json", "--workers", "1").output)
     assert registered()["poker_dice"].max_players == 2
     assert {t["players"] for t in data["tables"]} == {2} and len(data["tables"]) == 3
+
+
+def test_the_bots_chosen_must_be_two_or_more_of_the_games_own():
+    for bots in ("random", "random,nosuch", ""):
+        result = run("ladder", "poker_dice", "--bots", bots, "--games", "1", "--workers", "1")
+        assert result.exit_code != 0
+        assert "needs two or more of its bots" in result.output + result.stderr
+    sv = run("--lang", "sv", "ladder", "poker_dice", "--bots", "nosuch,random")
+    assert "behöver två eller fler av dess bottar" in sv.output + sv.stderr
 
 
 def test_matches_are_ranked_by_what_each_bot_won_in_them():
@@ -101,14 +113,16 @@ def test_tables_are_every_pair_then_every_mix():
     ("da", "Botternes stige i ", "vinderandel"),
     ("en", "Bot ladder of Liar Dice", "win rate")])
 def test_the_ladder_speaks_the_players_language(lang, heading, column):
-    result = run("--lang", lang, "ladder", "poker_dice", "--games", "2", "--workers", "1")
+    result = run("--lang", lang, "ladder", "poker_dice", "--bots", "random,simple,strong",
+                 "--games", "2", "--workers", "1")
     assert result.exit_code == 0, result.stderr
     assert heading in result.output and column in result.output
     assert "bot:strong" in result.output
 
 
 @pytest.mark.parametrize(("args", "fragment"), [
-    (("ladder", "yatzy", "--players", "4"), "2 to 3 bots at a table, not 4"),
+    (("ladder", "yatzy", "--bots", "random,greedy,optimal", "--players", "4"),
+     "2 to 3 bots at a table, not 4"),
     (("ladder", "poker_dice", "--players", "3"), "2 to 2 bots at a table, not 3"),
     (("ladder", "nosuchgame"), "unknown game 'nosuchgame'"),
     (("ladder", "mia", "--backend", "spark"), "unknown backend 'spark'"),
@@ -124,5 +138,6 @@ def test_asking_for_ray_without_it_says_how_to_install_it():
 
 
 def test_a_ladder_in_swedish_refuses_in_swedish():
-    one_line_error(run("--lang", "sv", "ladder", "yatzy", "--players", "4"),
+    one_line_error(run("--lang", "sv", "ladder", "yatzy", "--bots", "random,greedy,optimal",
+                       "--players", "4"),
                    "bottar vid ett bord, inte 4")

@@ -228,16 +228,33 @@ def largest_table(game_name: str, bots: Sequence[str], players: int | None) -> i
     return players
 
 
-def ladder(game_name: str, preset: str | None, rules: dict[str, str], games: int,
-           players: int | None, seed: int, workers: int, backend: str,
-           progress: Callable[[int, int], None], match: int = 1) -> dict[str, Any]:
-    """Play and rate the ladder; the JSON ladder file's contents. ``progress`` is told the
-    games played so far and how many there are."""
-    from kastkopp.games import load
+def chosen_bots(game_name: str, names: str | None) -> list[str]:
+    """The bots of a ladder: ``names`` (``random,optimal``) in the game's order, else every
+    bot of the game."""
+    from kastkopp.engine import RuleError
     from kastkopp.strategy import bot_names
 
+    known = bot_names(game_name)
+    if names is None:
+        return known
+    wanted = {name.strip().removeprefix("bot:") for name in names.split(",") if name.strip()}
+    unknown = sorted(wanted - set(known))
+    if unknown or len(wanted) < 2:
+        raise RuleError("a ladder of {game} needs two or more of its bots ({bots}), not "
+                        "'{names}'", game=game_name, bots=", ".join(known), names=names)
+    return [bot for bot in known if bot in wanted]
+
+
+def ladder(game_name: str, preset: str | None, rules: dict[str, str], games: int,
+           players: int | None, seed: int, workers: int, backend: str,
+           progress: Callable[[int, int], None], match: int = 1,
+           names: str | None = None) -> dict[str, Any]:
+    """Play and rate the ladder; the JSON ladder file's contents. ``progress`` is told the
+    games played so far and how many there are; ``names`` chooses the bots (else all)."""
+    from kastkopp.games import load
+
     game = load(game_name, preset=preset, players=2, **rules)  # a bad rule fails here
-    bots = bot_names(game_name)
+    bots = chosen_bots(game_name, names)
     tables = tables_of(bots, largest_table(game_name, bots, players))
     for size in {len(mix) for mix in tables}:
         load(game_name, preset=preset, players=size, **rules)  # and every table size is legal
@@ -258,13 +275,17 @@ def ladder(game_name: str, preset: str | None, rules: dict[str, str], games: int
             "games_per_table": games, "match": match, "bots": bots,
             "ratings": ratings, "tables": table_rows(tables, results),
             "backend": chosen,
-            "command": command_line(game_name, preset, rules, games, players, seed, match)}
+            "command": command_line(game_name, preset, rules, games, players, seed, match,
+                                    None if names is None else ",".join(bots))}
 
 
 def command_line(game_name: str, preset: str | None, rules: dict[str, str], games: int,
-                 players: int | None, seed: int, match: int = 1) -> str:
+                 players: int | None, seed: int, match: int = 1,
+                 bots: str | None = None) -> str:
     """The command that plays this ladder again."""
     words = ["kastkopp", "ladder", game_name]
+    if bots is not None:
+        words += ["--bots", bots]
     if preset is not None:
         words += ["--preset", preset]
     for name, value in sorted(rules.items()):
@@ -301,6 +322,9 @@ def ladder_command(
     out: Path = typer.Option(None, "--out", metavar="FILE",
                              help="write the ladder as JSON to this file (the server shows "
                              "GAME.json from its ladder folder)"),
+    bots: str = typer.Option(None, "--bots", metavar="A,B,...",
+                             help="the bots to rate, e.g. random,optimal (default: every bot "
+                             "of the game)"),
     preset: Preset = None,
     rule: HouseRules = None,
     as_json: AsJson = False,
@@ -315,7 +339,7 @@ def ladder_command(
         data = ladder(game_name, preset, rules, games, players, seed,
                       workers or os.cpu_count() or 1, backend,
                       lambda played, total: bar.update(task, completed=played, total=total),
-                      match)
+                      match, bots)
     if out is not None:
         out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if as_json:
