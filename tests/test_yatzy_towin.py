@@ -23,8 +23,8 @@ from kastkopp.engine import Table, play_out
 from kastkopp.games import load
 from kastkopp.games.yatzy import FACE, YatzyRules, playable_rows, score, sub_multisets
 from kastkopp.strategy import bot_names, make_bot
-from kastkopp.strategy.yatzy_moments import normal_win
-from kastkopp.strategy.yatzy_towin import Outlook, advise, moments_for, outlook
+from kastkopp.strategy.yatzy_moments import moments, normal_win
+from kastkopp.strategy.yatzy_towin import Outlook, advise, outlook
 from test_cli_language import english_only, words
 
 # slow: computes a rule set's tables (tens of seconds)
@@ -36,10 +36,12 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    """Yahtzee's moment table, computed afresh into a cache of the test's own."""
+    """Yahtzee's moment table computed afresh, from a table solved afresh: neither kept in
+    this process by an earlier test nor read from a disk cache (which stores the solver's
+    values in single precision, too coarse for the exact comparisons below)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KASTKOPP_CACHE", str(tmp_path_factory.mktemp("cache")))
-        yield moments_for(YAHTZEE)
+        yield moments(YAHTZEE, cache=False)
 
 
 def test_the_pass_recomputes_the_solvers_expected_values_exactly(table):
