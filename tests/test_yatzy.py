@@ -818,7 +818,6 @@ def test_score_command_json_for_machines():
 
 @pytest.mark.parametrize(("args", "fragment"), [
     (("yatzy", "pair", "1", "2", "3"), "played with 5 dice, not 3"),
-    (("generala", "pair", "12345"), "unknown preset 'generala'"),
     (("yatzy", "villa", "12345"), "no villa row"),
     (("yatzy", "kåk", "12349"), "a die shows 1 to 6, not 9"),
     (("maxi", "pear", "123456"), "'pear' is not a row"),
@@ -828,6 +827,16 @@ def test_score_command_bad_input_is_one_clear_line(args, fragment):
     assert result.exit_code != 0 and "Traceback" not in result.output + result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and fragment in lines[0], result.stderr
+
+
+def test_score_command_for_a_rule_set_there_is_none_of_names_none():
+    # each rule set is its own command, so an unknown one is a command there is none of
+    result = run("score", "generala", "pair", "12345")
+    assert result.exit_code != 0 and "Traceback" not in result.output + result.stderr
+    assert "No such command 'generala'" in result.stderr
+    listed = run("score", "--help").output.split("Commands:", 1)[1]
+    assert [line.split()[0] for line in listed.splitlines() if line.strip()] == \
+        list(YatzyRules.PRESETS)
 
 
 def test_play_terningspoker_with_two_people_and_a_bot_to_the_final_table():

@@ -12,10 +12,11 @@
 ``maexchen``                ``maexchen-server``, ``bot maexchen``
 ``matches``                 ``match``, ``chouette``, ``knockout``
 ``review``                  ``review``
-``score``                   ``score`` (a row of a Yatzy-family sheet)
+``score``                   ``score ...`` (a row of a paper sheet, checked)
 ``sheets``                  ``sheet ...``
-``solve``                   ``solve ...``, ``advise ...`` (``solvers``: each game's own,
-                            loaded only when used)
+``solve``                   ``solve ...``, ``advise ...`` (``solvers``: each game's own
+                            ``solve``, ``advise`` and ``score`` commands, loaded only
+                            when used)
 ``options``, ``support``    shared option types; consoles, language, one-line errors
 ==========================  ===========================================================
 
@@ -42,6 +43,7 @@ from kastkopp.cli import (
 from kastkopp.cli.app import app
 
 # the command groups, listed after the commands in this order
+app.add_typer(score.score_app, name="score")
 app.add_typer(sheets.sheet_app, name="sheet")
 app.add_typer(solve.solve_app, name="solve")
 app.add_typer(solve.advise_app, name="advise")

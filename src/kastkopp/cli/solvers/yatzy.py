@@ -1,15 +1,18 @@
-"""``solve yatzy`` and ``advise yatzy``: the Yatzy family's solver and advisor on the command
-line."""
+"""``solve yatzy``, ``advise yatzy`` and ``score RULESET``: the Yatzy family's solver,
+advisor and row checker on the command line."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import typer
 
 from kastkopp.cli.options import AsJson, HouseRules, Preset
+from kastkopp.cli.score import score_app
 from kastkopp.cli.solve import advise_app, percent, print_json, progress, rules_of, solve_app
-from kastkopp.cli.support import console, friendly, rich_table, say
+from kastkopp.cli.support import console, friendly, language, parse_rules, rich_table, say
+from kastkopp.games.yatzy import TITLES, YatzyRules
 
 
 @solve_app.command("yatzy")
@@ -151,3 +154,50 @@ def _advise_to_win(rules: Any, preset: str | None, against: str, rows: list[str]
     for c in advice:
         out.add_row(c.choice, percent(c.win), f"{c.expected:.3f}", f"{c.sd:.1f}")
     console.print(out)
+
+
+# --------------------------------------------------------------------------- score RULESET
+
+
+def _score_command(ruleset: str) -> Callable[..., None]:
+    """``score RULESET``: what a row of that rule set's sheet scores."""
+
+    @friendly
+    def score_row(
+        row: str = typer.Argument(..., metavar="ROW", help="a row, e.g. pair, full-house, kåk"),
+        dice: list[str] = typer.Argument(..., metavar="DICE", help="the dice, e.g. 3 3 5 5 5"),
+        first_throw: bool = typer.Option(False, "--first-throw",
+                                         help="the dice were the turn's first throw"),
+        rule: HouseRules = None,
+        as_json: AsJson = False,
+    ) -> None:
+        _print_score(ruleset, row, dice, first_throw, rule, as_json)
+
+    return score_row
+
+
+def _print_score(ruleset: str, row: str, dice: list[str], first_throw: bool,
+                 rule: list[str] | None, as_json: bool) -> None:
+    from kastkopp.games.yatzy import check_row
+
+    rules = parse_rules(rule)
+    if language() != "en" and not as_json:  # rows named as the player's sheets name them
+        rules.setdefault("lang", language())
+    entry = check_row(ruleset, row, " ".join(dice), first_throw, **rules)
+    if as_json:
+        print_json(entry)
+        return
+    faces = " ".join(map(str, entry["dice"]))
+    thrown = (say("{dice} on the first throw", dice=faces) if first_throw else faces)
+    written = str(entry["written"])
+    if written == "-":
+        written = say("a dash (not made)")
+    elif entry["written"] == 0 and not entry["made"]:
+        written = say("0 (not made)")
+    console.print(say("{title} · {row} with {dice}: {written}", title=say(entry["title"]),
+                      row=entry["label"], dice=thrown, written=written), highlight=False)
+
+
+for _ruleset in YatzyRules.PRESETS:
+    score_app.command(_ruleset, help=f"What a row of a {TITLES[_ruleset]} sheet scores for "
+                      "some dice.")(_score_command(_ruleset))
