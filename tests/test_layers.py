@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kastkopp.games import registered
+from kastkopp.games import default_game, registered
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "kastkopp"
 
@@ -54,14 +54,38 @@ def code_words(path: Path) -> set[str]:
     return words
 
 
-@pytest.mark.parametrize("path", ["engine.py", "matches.py", "sheets/core.py", "cli/solve.py",
-                                  "strategy/__init__.py", "strategy/advice.py",
-                                  "interop/ismcts.py", "strategy/odds.py", "strategy/review.py",
-                                  "strategy/work.py"])
+SHARED = ["engine.py", "matches.py", "sheets/core.py", "strategy/__init__.py",
+          "strategy/advice.py", "interop/ismcts.py", "strategy/odds.py", "strategy/review.py",
+          "strategy/work.py",
+          *sorted(str(p.relative_to(SRC)) for folder in ("cli", "server")
+                  for p in (SRC / folder).rglob("*.py"))]
+# Where a game may be named: the command modules the games' Parts.commands register.
+REGISTRATIONS = {"cli/solvers"}
+# The Mäxchen protocol (kastkopp.interop.maexchen, its command and the server's option) shares
+# its name with Mia's preset: naming the protocol is not naming the game.
+PROTOCOLS = {"maexchen"}
+
+
+def game_words() -> set[str]:
+    """Every game's name and the names of its presets."""
+    return {word for name, cls in registered().items()
+            for word in (name, *cls.rules_class.PRESETS)} - PROTOCOLS
+
+
+@pytest.mark.parametrize("path", [p for p in SHARED
+                                  if not any(p.startswith(r) for r in REGISTRATIONS)])
 def test_shared_modules_name_no_game(path):
     words = code_words(SRC / path)
-    named = {name for name in registered() for word in words if name in word.split(".")}
+    named = {name for name in game_words() for word in words if name in word.split(".")}
     assert not named, f"{path} names {named}"
+
+
+def test_the_game_check_reads_the_command_line_and_the_server():
+    # it sees a game named in code, and leaves the registrations alone
+    assert {"cli/play.py", "cli/score.py", "server/pages.py", "server/routes/tables.py"} \
+        <= set(SHARED)
+    assert "mia" in code_words(SRC / "cli/solvers/mia.py")
+    assert "yatzy" in game_words() and "terningspoker" in game_words()
 
 
 def test_every_game_naming_commands_gets_them():
@@ -80,3 +104,9 @@ def test_every_game_naming_commands_gets_them():
     declaring = {name for name, cls in registered().items() if cls.parts.commands}
     assert declaring and listed("solve") == declaring
     assert listed("advise") and listed("advise") <= declaring
+
+
+@pytest.mark.parametrize(("place", "before"), [("play", "mia"), ("match", "poker_dice")])
+def test_each_default_game_is_the_one_game_registered_for_it(place, before):
+    naming = [name for name, cls in registered().items() if place in cls.parts.default_for]
+    assert naming == [default_game(place)] == [before]  # the defaults the commands had

@@ -486,8 +486,13 @@ class Parts:
     The rules sit below strategy, sheets and the server, so a game names these modules and
     never imports them; each registers its pieces with its own package's decorator when
     :meth:`load` imports it (bots, advisor, odds and warm-up work in ``strategy``, a grader
-    in ``review``, a score-sheet kind in ``sheet``, ``solve`` and ``advise`` subcommands in
-    ``commands``). ``about`` is the message id of a few lines for players.
+    in ``review``, a score-sheet kind in ``sheet``, ``solve``, ``advise`` and ``score``
+    subcommands in ``commands``). ``about`` is the message id of a few lines for players.
+    ``renderer`` is the browser module that draws the game's view, a path under the server's
+    static folder (``games/mia.js``); empty, the page draws it with the generic one.
+    ``default_for`` names where the game is offered first when none is named: ``play`` (the
+    terminal's picker, the lobby's form) and ``match`` (``match``, ``chouette``,
+    ``knockout``); one game names each, so the command line and the server name none.
     """
 
     strategy: tuple[str, ...] = ()
@@ -495,6 +500,8 @@ class Parts:
     sheet: tuple[str, ...] = ()
     commands: tuple[str, ...] = ()
     about: str = ""
+    renderer: str = ""
+    default_for: tuple[str, ...] = ()
 
     def load(self, part: str) -> bool:
         """Import the modules of ``part`` (their pieces register); False if the game has none."""

@@ -10,6 +10,7 @@ import pytest
 from servertools import Frames, guest, new_table, play_by_websocket
 
 from kastkopp.engine import Table, verify_log
+from kastkopp.games import registered
 from kastkopp.store import Store
 from kastkopp.store.models import Base
 
@@ -107,6 +108,20 @@ def test_the_invite_link_shows_the_table_and_its_commitment(client):
     older = client.get(f"/tables/{table['id']}", follow_redirects=False)
     assert older.status_code == 303 and older.headers["location"] == table["invite"]
     assert client.get("/tables/nosuchtable").status_code == 404
+
+
+def test_the_table_page_draws_with_the_module_the_game_registers(client):
+    anna = guest(client, "Anna")
+    named = {name: cls.parts.renderer for name, cls in registered().items()}
+    assert any(named.values())
+    for name, renderer in named.items():
+        table = new_table(client, anna, name, registered()[name].min_players)
+        page = client.get(table["invite"]).text
+        drawn = json.loads(page.split('<script type="application/json" id="table">', 1)[1]
+                           .split("</script>", 1)[0])["renderer"]
+        assert drawn == f"/static/{renderer or 'games/default.js'}", name
+        served = client.get(drawn)
+        assert served.status_code == 200 and "export function render" in served.text, name
 
 
 def wait_for(predicate, seconds=5.0):

@@ -115,11 +115,11 @@ def bot_maexchen(
     import asyncio
 
     from kastkopp.engine import KastkoppError
-    from kastkopp.interop.maexchen import MaexchenClient, bot_names, parse_server
+    from kastkopp.interop.maexchen import GAME, MaexchenClient, bot_names, parse_server
 
     if strategy not in bot_names():
         raise KastkoppError("no bot '{name}' for {game} (bots: {bots})", name=strategy,
-                            game="mia", bots=", ".join(bot_names()))
+                            game=GAME, bots=", ".join(bot_names()))
     host, port = parse_server(server)
     client = MaexchenClient(name, strategy=strategy, seed=seed,
                             log=(lambda m: _say(f"< {m}")) if verbose else None)

@@ -26,8 +26,6 @@ from kastkopp.cli.options import AsJson, HouseRules, Logs, Preset, Seed, TwoPlay
 from kastkopp.cli.seats import make_game, parse_seats, seat_names
 from kastkopp.cli.support import console, friendly, language, rich_table, say
 
-DEFAULT_GAME = "poker_dice"
-
 if TYPE_CHECKING:  # the games and matches are loaded by the commands that play, not by --help
     from kastkopp.dice import DiceSource
     from kastkopp.engine import Action, Game, Player
@@ -37,9 +35,12 @@ if TYPE_CHECKING:  # the games and matches are loaded by the commands that play,
 class Seating:
     """The players of a match or tournament, and how to play one game between two of them."""
 
-    def __init__(self, game_name: str, players: str, seed: int | None,
+    def __init__(self, game_name: str | None, players: str, seed: int | None,
                  logs: Path | None = None) -> None:
-        self.seats = parse_seats(players, game_name)
+        from kastkopp.games import default_game
+
+        self.game_name = game_name or default_game("match")
+        self.seats = parse_seats(players, self.game_name)
         self.names = seat_names(self.seats)
         self.bots = {name: seat.bot for name, seat in zip(self.names, self.seats, strict=True)}
         self.seed = seed
@@ -49,6 +50,10 @@ class Seating:
         self.played = 0
         if logs is not None:
             logs.mkdir(parents=True, exist_ok=True)
+
+    def game(self, preset: str | None, rule: Sequence[str] | None) -> Game:
+        """The two-player game the seats play, under ``--preset`` and ``--rule``."""
+        return make_game(self.game_name, preset, rule, 2)
 
     def dice(self) -> DiceSource:
         """A fresh dice source for each game (reproducible with ``--seed``)."""
@@ -98,10 +103,6 @@ class Seating:
         return names[outcome.winners[0]]
 
 
-def two_player_game(game_name: str, preset: str | None, rule: Sequence[str] | None) -> Game:
-    return make_game(game_name, preset, rule, 2)
-
-
 def match_line(match: Match) -> str:
     a, b = match.players
     wins = match.wins()
@@ -127,7 +128,7 @@ def logged_play(seating: Seating) -> PlayGame:
 @app.command("match")
 @friendly
 def match_command(
-    game_name: TwoPlayerGame = DEFAULT_GAME,
+    game_name: TwoPlayerGame = None,
     players: str = typer.Option(..., "--players", help='two players, e.g. "Anna,bot:strong"'),
     best_of: int = typer.Option(3, "--best-of", help="an odd number of games: 3 or 5"),
     preset: Preset = None,
@@ -143,7 +144,7 @@ def match_command(
 
         raise RuleError("a match is between two players, not {count}",
                         count=len(seating.names))
-    game = two_player_game(game_name, preset, rule)
+    game = seating.game(preset, rule)
     pair = (seating.names[0], seating.names[1])
     from kastkopp.matches import check_best_of, play_match
 
@@ -159,7 +160,7 @@ def match_command(
 @app.command("chouette")
 @friendly
 def chouette_command(
-    game_name: TwoPlayerGame = DEFAULT_GAME,
+    game_name: TwoPlayerGame = None,
     players: str = typer.Option(..., "--players", help='three or more, e.g. "Anna,Bo,bot"'),
     games: int = typer.Option(10, "--games", min=1, help="how many games to play"),
     preset: Preset = None,
@@ -174,7 +175,7 @@ def chouette_command(
         from kastkopp.engine import RuleError
 
         raise RuleError("a chouette is for three or more players; two play a match")
-    game = two_player_game(game_name, preset, rule)
+    game = seating.game(preset, rule)
     from kastkopp.matches import play_chouette, roll_for_order
 
     roll_off = roll_for_order(seating.names, seating.roll)
@@ -206,7 +207,7 @@ def chouette_command(
 @app.command("knockout")
 @friendly
 def knockout_command(
-    game_name: TwoPlayerGame = DEFAULT_GAME,
+    game_name: TwoPlayerGame = None,
     players: str = typer.Option(..., "--players",
                                 help="the players, best seed first, e.g. bot:strong,bot:random"),
     best_of: int = typer.Option(1, "--best-of", help="games per match (odd)"),
@@ -222,7 +223,7 @@ def knockout_command(
     from kastkopp.matches import Knockout, check_best_of, play_knockout, roll_for_order
 
     seating = Seating(game_name, players, seed, logs)
-    game = two_player_game(game_name, preset, rule)
+    game = seating.game(preset, rule)
     check_best_of(best_of)
     if seeding == "listed":
         seeds: Sequence[str] = seating.names

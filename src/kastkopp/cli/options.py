@@ -17,7 +17,9 @@ HouseRules = Annotated[list[str] | None, typer.Option(
 AsJson = Annotated[bool, typer.Option("--json", help="print JSON for programs")]
 Game = Annotated[str, typer.Argument(
     metavar="GAME", help="the game ('kastkopp games' lists them)")]
-TwoPlayerGame = Annotated[str, typer.Argument(metavar="GAME", help="a two-player game")]
+TwoPlayerGame = Annotated[str | None, typer.Argument(
+    metavar="GAME", show_default=False,
+    help="a two-player game (default: the one whose rules describe these formats)")]
 Seed = Annotated[int | None, typer.Option(
     "--seed", metavar="N", help="reproducible dice (default: secure dice)")]
 LogFile = Annotated[Path, typer.Argument(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from kastkopp.cli.app import app
-from kastkopp.cli.options import AsJson, HouseRules
+from kastkopp.cli.options import AsJson, HouseRules, Preset
 from kastkopp.cli.seats import make_game, parse_seats, seat_names
 from kastkopp.cli.support import console, friendly, rich_table, say
 
@@ -102,9 +102,7 @@ def play_command(
     game_name: str = typer.Argument(None, metavar="GAME", show_default=False,
                                     help="the game to play ('kastkopp games' lists them; "
                                     "asks if left out)"),
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="a named rule set, e.g. perudo ('kastkopp games' lists "
-                               "each game's)"),
+    preset: Preset = None,
     rule: HouseRules = None,
     players: str = typer.Option(None, "--players", metavar="NAMES",
                                 help='who sits where, in order: names for people, bot or '
@@ -128,12 +126,12 @@ def play_command(
     from kastkopp.cli.terminal import Narrator, TerminalPlayer, board, pick
     from kastkopp.dice import DiceSource, SecureDice, SeededDice
     from kastkopp.engine import RuleError, Table, play_out
-    from kastkopp.games import registered
+    from kastkopp.games import default_game, registered
     from kastkopp.strategy import make_bot
 
     games = registered()
     if game_name is None:
-        game_name = pick(say("Game"), sorted(games), "mia")
+        game_name = pick(say("Game"), sorted(games), default_game("play"))
         presets = list(games[game_name].rules_class.PRESETS)
         if presets and preset is None:
             preset = pick(say("Preset"), presets, presets[0])

@@ -48,6 +48,14 @@ def load(name: str, preset: str | None = None, players: int | None = None,
     return cls(rules=rules_obj, players=count, preset=preset)
 
 
+def default_game(place: str) -> str:
+    """The game offered first at ``place`` when none is named (the one whose parts name it in
+    ``default_for``; else the first by name)."""
+    games = games_registered()
+    named = [name for name, cls in sorted(games.items()) if place in cls.parts.default_for]
+    return (named or sorted(games))[0]
+
+
 def load_part(name: str, part: str) -> bool:
     """Import the module of one of game ``name``'s parts (see :class:`~kastkopp.engine.Parts`),
     so its pieces are registered; False if the game has no such part or no such game."""
@@ -55,4 +63,4 @@ def load_part(name: str, part: str) -> bool:
     return cls is not None and cls.parts.load(part)
 
 
-__all__ = ["game_class", "load", "load_part", "registered"]
+__all__ = ["default_game", "game_class", "load", "load_part", "registered"]

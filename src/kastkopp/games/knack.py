@@ -632,7 +632,8 @@ class Knack(Game[KnackView]):
     parts: ClassVar[Parts] = Parts(
         strategy=("kastkopp.strategy.knack", "kastkopp.strategy.knack_odds"),
         review=("kastkopp.strategy.knack_review",), sheet=("kastkopp.sheets.pots",),
-        commands=("kastkopp.cli.solvers.knack",), about="about:knack")
+        commands=("kastkopp.cli.solvers.knack",), about="about:knack",
+        renderer="games/knack.js")
     hidden_information: ClassVar[bool] = False
 
     def new_state(self) -> KnackState:

@@ -1078,7 +1078,8 @@ class LiarsDice(Game[LiarsView]):
         strategy=("kastkopp.strategy.liars_dice", "kastkopp.strategy.liars_odds",
                   "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.liars_dice_review",), sheet=("kastkopp.sheets.liars",),
-        commands=("kastkopp.cli.solvers.liars_dice",), about="about:liars_dice")
+        commands=("kastkopp.cli.solvers.liars_dice",), about="about:liars_dice",
+        renderer="games/liars_dice.js")
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:

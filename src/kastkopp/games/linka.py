@@ -541,7 +541,8 @@ class Linka(Game[LinkaView]):
         strategy=("kastkopp.strategy.linka", "kastkopp.strategy.linka_odds",
                   "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.linka_review",), sheet=("kastkopp.sheets.pots",),
-        commands=("kastkopp.cli.solvers.linka",), about="about:linka")
+        commands=("kastkopp.cli.solvers.linka",), about="about:linka",
+        renderer="games/linka.js")
 
     def new_state(self) -> LinkaState:
         n = self.players

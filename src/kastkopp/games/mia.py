@@ -589,7 +589,8 @@ class Mia(Game[MiaView]):
         strategy=("kastkopp.strategy.mia", "kastkopp.strategy.mia_odds",
                   "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.mia_review",), sheet=("kastkopp.sheets.slosch",),
-        commands=("kastkopp.cli.solvers.mia",), about="about:mia")
+        commands=("kastkopp.cli.solvers.mia",), about="about:mia",
+        renderer="games/mia.js", default_for=("play",))
 
     def new_state(self) -> MiaState:
         ledger = Ledger(self.players)

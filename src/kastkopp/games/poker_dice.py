@@ -954,7 +954,8 @@ class PokerDice(Game[PokerDiceView]):
         strategy=("kastkopp.strategy.poker_dice", "kastkopp.strategy.poker_dice_odds",
                   "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.poker_dice_review",), sheet=("kastkopp.sheets.poker_dice",),
-        about="about:poker_dice")
+        about="about:poker_dice",
+        renderer="games/poker_dice.js", default_for=("match",))
 
     def new_state(self) -> PokerDiceState:
         if self.rules.opener:

@@ -879,7 +879,8 @@ class Yatzy(Game[YatzyView]):
         strategy=("kastkopp.strategy.yatzy", "kastkopp.strategy.yatzy_optimal",
                   "kastkopp.strategy.yatzy_odds", "kastkopp.strategy.yatzy_towin"),
         review=("kastkopp.strategy.yatzy_review",), sheet=("kastkopp.sheets.yatzy",),
-        commands=("kastkopp.cli.solvers.yatzy",), about="about:yatzy")
+        commands=("kastkopp.cli.solvers.yatzy",), about="about:yatzy",
+        renderer="games/yatzy.js")
 
     @classmethod
     def conformance_configs(cls) -> list[tuple[str | None, int]]:

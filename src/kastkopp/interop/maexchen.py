@@ -97,6 +97,7 @@ from kastkopp.engine import Action, Game, IllegalAction, KastkoppError, Player, 
 from kastkopp.games import load
 from kastkopp.games.mia import Announce, Call, Roll, read
 
+GAME = "mia"  # the game a Mäxchen server plays (Mia under its maexchen preset)
 DEFAULT_PORT = 9000
 DEFAULT_ANSWER_TIMEOUT = 0.25
 DEFAULT_HEARTBEAT = 2.0  # seconds between HEARTBEATs, as the signed/maexchen fork sends them
@@ -165,7 +166,7 @@ def read_announcement(text: str) -> int | None:
 
 def mia_game(players: int) -> Game:
     """One Mäxchen round: the Mia module's ``maexchen`` preset, a single round."""
-    return load("mia", preset="maexchen", players=players, rounds=1)
+    return load(GAME, preset="maexchen", players=players, rounds=1)
 
 
 # --------------------------------------------------------------------------- the server
@@ -772,7 +773,7 @@ def bot_names() -> Sequence[str]:
     """The strategies a Mäxchen client can play."""
     from kastkopp.strategy import bot_names as names
 
-    return names("mia")
+    return names(GAME)
 
 
 __all__ = ["REASONS", "MaexchenClient", "MaexchenServer", "RoundResult", "TableEvent",

@@ -2,9 +2,10 @@
 
 Pages are rendered on the server from Jinja templates and brought to life by small
 JavaScript modules in ``static/`` (no build step). The table page plays over the same
-WebSocket as every other client and draws each frame's ``view`` with a renderer chosen by
-the game's name (``static/games/<game>.js``, else ``static/games/default.js``), so no game
-knowledge lives here. The score keeper (``/keep``) keeps its sheets in the browser
+WebSocket as every other client and draws each frame's ``view`` with the module the game's
+registration names (``Parts.renderer``, a file under ``static/``; else
+``static/games/default.js``), so no game knowledge lives here. The score keeper (``/keep``)
+keeps its sheets in the browser
 (``localStorage``), in the account too when logged in (:mod:`~kastkopp.server.sheets_api`),
 and asks ``POST /api/sheets/derive`` for every number; a service worker (``/sw.js``) keeps
 the page working without a network. The table page's chat, the advisor's hint and the
@@ -29,7 +30,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from kastkopp.games import load, registered
+from kastkopp.engine import Game
+from kastkopp.games import default_game, load, registered
 from kastkopp.locale import spoken
 from kastkopp.server import accounts, hints, keeper, stats
 from kastkopp.server import lobby as lobby_list
@@ -289,7 +291,7 @@ async def lobby(request: Request) -> HTMLResponse:
     hub = request.app.state.hub
     tables = [(await hub.get(i)).summary() for i in ids]
     lang = language(request)
-    chosen = request.query_params.get("game", "mia")
+    chosen = request.query_params.get("game", default_game("play"))
     return page(request, "lobby.html", tables=tables, games=game_info(lang), chosen=chosen,
                 games_json=script_json(game_info(lang)))
 
@@ -297,12 +299,17 @@ async def lobby(request: Request) -> HTMLResponse:
 @router.get("/play/{table_id}", response_class=HTMLResponse)
 async def table_page(table_id: str, request: Request) -> HTMLResponse:
     live = await request.app.state.hub.get(table_id)
-    summary = live.summary()
+    summary = drawn(live.summary(), live.game)
     summary["hints"] = hints.available(live.game) and await asyncio.to_thread(
         hints.allowed, request.app.state.store, live.id)
     summary["series"] = await asyncio.to_thread(series_of, request.app.state.store, live.id)
     return page(request, "table.html", table=summary, table_json=script_json(summary),
                 base_url=str(request.base_url).rstrip("/"))
+
+
+def drawn(summary: dict[str, Any], game: Game) -> dict[str, Any]:
+    """A table's summary with the browser module that draws its views, as the game names it."""
+    return {**summary, "renderer": f"/static/{game.parts.renderer or 'games/default.js'}"}
 
 
 def series_of(store: Store, table_id: str) -> str | None:
@@ -336,7 +343,7 @@ def player_page(name: str, request: Request) -> HTMLResponse:
 @router.get("/replay/{table_id}", response_class=HTMLResponse)
 async def replay_page(table_id: str, request: Request) -> HTMLResponse:
     live = await request.app.state.hub.get(table_id)
-    summary = live.summary()
+    summary = drawn(live.summary(), live.game)
     return page(request, "replay.html", table=summary, table_json=script_json(summary))
 
 

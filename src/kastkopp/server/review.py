@@ -45,6 +45,6 @@ async def table_review(table_id: TableId, request: Request) -> dict[str, Any]:
 @router.get("/review/{table_id}", response_class=HTMLResponse, include_in_schema=False)
 async def review_page(table_id: TableId, request: Request) -> HTMLResponse:
     live = await request.app.state.hub.get(table_id)
-    summary = live.summary()
+    summary = pages.drawn(live.summary(), live.game)
     return pages.page(request, "review.html", table=summary,
                       table_json=pages.script_json(summary))

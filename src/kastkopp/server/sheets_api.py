@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kastkopp.engine import IllegalAction, KastkoppError, Message, NotFound, RuleError, term
+from kastkopp.games import default_game
 from kastkopp.server.deps import Me
 from kastkopp.sheets import Sheet, kind_for, kinds
 from kastkopp.store import Account, KnownPlayer, ScoreSheet, Store
@@ -46,7 +47,7 @@ router = APIRouter(tags=["sheets"])
 class SheetBody(BaseModel):
     """A score sheet as the browser keeps it: the entries as typed, nothing derived."""
 
-    game: str = Field(max_length=40, examples=["liars_dice"])
+    game: str = Field(max_length=40, examples=[default_game("play")])
     preset: str | None = Field(default=None, max_length=40)
     rules: dict[str, str | int | bool] = Field(default_factory=dict)
     # none or too many: the sheet's kind refuses them, saying how many it seats

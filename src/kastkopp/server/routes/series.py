@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from kastkopp.games import default_game
 from kastkopp.server.deps import Me, SeriesDep, TableId
 
 router = APIRouter()
@@ -22,7 +23,7 @@ class CreateSeries(BaseModel):
     ``bot:random#2`` for a second)."""
 
     format: str = Field(pattern="^(match|chouette|knockout)$", examples=["match"])
-    game: str = Field(max_length=40, examples=["mia"])
+    game: str = Field(max_length=40, examples=[default_game("match")])
     preset: str | None = Field(default=None, max_length=40)
     rules: dict[str, str | int | bool] = Field(default_factory=dict)
     players: list[str] = Field(min_length=2, max_length=64)

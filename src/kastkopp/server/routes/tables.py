@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from kastkopp.games import registered
+from kastkopp.games import default_game, registered
 from kastkopp.server import hints
 from kastkopp.server.deps import HubDep, Me, SettingsDep, StoreDep, TableId
 from kastkopp.server.lobby import listed
@@ -36,7 +36,7 @@ class TimeControl(BaseModel):
 
 
 class CreateTable(BaseModel):
-    game: str = Field(max_length=40, examples=["mia"])
+    game: str = Field(max_length=40, examples=[default_game("play")])
     preset: str | None = Field(default=None, max_length=40)
     rules: dict[str, str | int | bool] = Field(default_factory=dict)
     players: int | None = Field(default=None, ge=1, le=20)

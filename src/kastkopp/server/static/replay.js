@@ -98,7 +98,7 @@ if (!response.ok) {
     steps = replay.steps;
     revealCups();
     try {
-      renderer = await import(`./games/${table.game}.js`);
+      renderer = await import(table.renderer);
     } catch {
       renderer = await import("./games/default.js");
     }

@@ -270,7 +270,7 @@ if (!response.ok) {
     steps = (await positions.json()).steps;
     revealCups();
     try {
-      renderer = await import(`./games/${table.game}.js`);
+      renderer = await import(table.renderer);
     } catch {
       renderer = await import("./games/default.js");
     }

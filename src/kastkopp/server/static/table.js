@@ -26,7 +26,7 @@ let seriesAsked = false;  // the match's score was asked for once the game was d
 
 async function loadRenderer() {
   try {
-    renderer = await import(`./games/${table.game}.js`);
+    renderer = await import(table.renderer);
   } catch {
     renderer = await import("./games/default.js");
   }
