@@ -92,5 +92,13 @@ def print_json(data: Any) -> None:
     console.print_json(json.dumps(data, ensure_ascii=False))
 
 
+def printed(data: Any, as_json: bool) -> bool:
+    """Print ``data`` as JSON if the command was asked for JSON (``--json``); whether it was,
+    so the command ends there instead of printing its tables."""
+    if as_json:
+        print_json(data)
+    return as_json
+
+
 def percent(p: Any) -> str:
     return "" if p is None else f"{p:.1%}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from kastkopp.cli.options import AsJson, HouseRules, Preset
-from kastkopp.cli.solve import print_json, progress, rules_of, solve_app
+from kastkopp.cli.solve import printed, progress, rules_of, solve_app
 from kastkopp.cli.support import console, friendly, rich_table, say
 
 
@@ -40,8 +40,7 @@ def solve_knack(
             second = -match_value(rules, (theirs, mine))
         data["versus"] = {"bot": versus, "as_seat_0": first, "as_seat_1": second,
                           "mean": (first + second) / 2}
-    if as_json:
-        print_json(data)
+    if printed(data, as_json):
         return
     console.print(say("Seat 0's value: {value} koppar per pot (residual {residual} after "
                       "{iterations} throws iterated, {seconds} s)",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from kastkopp.cli.options import AsJson, HouseRules
-from kastkopp.cli.solve import print_json, progress, rules_of, solve_app
+from kastkopp.cli.options import AsJson, HouseRules, Preset
+from kastkopp.cli.solve import printed, progress, rules_of, solve_app
 from kastkopp.cli.support import console, friendly, rich_table, say
 
 
@@ -13,8 +13,7 @@ from kastkopp.cli.support import console, friendly, rich_table, say
 @friendly
 def solve_liars(
     dice: int = typer.Option(1, "--dice", min=1, max=5, help="dice in each cup"),
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="kastkopp rules (default lognare)"),
+    preset: Preset = None,
     rule: HouseRules = None,
     openspiel: bool = typer.Option(False, "--openspiel", help="OpenSpiel's rules: the "
                                    "highest face wild, bids by count then face"),
@@ -27,7 +26,8 @@ def solve_liars(
                                      help="GB the solver's tables may take"),
     as_json: AsJson = False,
 ) -> None:
-    """One round of two-player liar's dice: its value and an equilibrium, by CFR."""
+    """One round of two-player liar's dice: its value and an equilibrium, by CFR (kastkopp's
+    rules: the lognare preset unless --preset names another)."""
     from kastkopp.engine import RuleError
     from kastkopp.games.liars_dice import LiarsRules
     from kastkopp.strategy.liars_bidding import Bidding
@@ -47,8 +47,7 @@ def solve_liars(
         eq = solve(bidding, target=target, variant=variant, max_bytes=max_memory * 1e9,
                    progress=lambda i, gap: update(min(1.0, target / max(gap, 1e-12))))
     data = eq.to_json()
-    if as_json:
-        print_json(data)
+    if printed(data, as_json):
         return
     console.print(say("First bidder's value: {value} (exploitability {gap} after {iterations} "
                       "iterations, {seconds} s)", value=f"[bold]{eq.game_value:+.5f}[/]",

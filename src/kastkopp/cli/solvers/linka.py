@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from kastkopp.cli.options import AsJson, Preset
-from kastkopp.cli.solve import percent, print_json, progress, rules_of, solve_app
+from kastkopp.cli.options import AsJson, HouseRules, Preset
+from kastkopp.cli.solve import percent, printed, progress, rules_of, solve_app
 from kastkopp.cli.support import console, friendly, rich_table, say
 
 
@@ -13,14 +13,12 @@ from kastkopp.cli.support import console, friendly, rich_table, say
 @friendly
 def solve_linka(
     preset: Preset = None,
-    rule: list[str] = typer.Option([], "--rule", metavar="NAME=VALUE",
-                                   help="a house rule (repeatable; Tärningsspel's example "
-                                   "plays ante=5)"),
+    rule: HouseRules = None,
     fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
     as_json: AsJson = False,
 ) -> None:
     """Heads-up Linka: the betting equilibrium of one pot, exactly (a linear programme for
-    every deal)."""
+    every deal). Tärningsspel's example plays --rule ante=5."""
     from kastkopp.games.linka import LinkaRules
     from kastkopp.strategy.linka_equilibrium import cached_solve
 
@@ -29,8 +27,7 @@ def solve_linka(
         eq = cached_solve(rules, progress=lambda done, total: update(done / total),
                           fresh=fresh)
     data = eq.to_json()
-    if as_json:
-        print_json(data)
+    if printed(data, as_json):
         return
     source = (say("from the cache") if eq.cached
               else say("solved in {seconds} s", seconds=f"{eq.seconds:.0f}"))

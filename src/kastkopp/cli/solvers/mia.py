@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from kastkopp.cli.options import AsJson, HouseRules, Preset
-from kastkopp.cli.solve import percent, print_json, progress, rules_of, solve_app
+from kastkopp.cli.solve import percent, printed, progress, rules_of, solve_app
 from kastkopp.cli.support import console, friendly, rich_table, say
 
 
@@ -30,8 +30,7 @@ def solve_mia(
         eq = solve(rules, passes=passes, target=target,
                    progress=lambda done, total: update(done))
     data = eq.to_json()
-    if as_json:
-        print_json(data)
+    if printed(data, as_json):
         return
     console.print(say("First player's value: {value} lives per exchange (exploitability "
                       "{gap}, {seconds} s)", value=f"[bold]{eq.value:+.4f}[/]",

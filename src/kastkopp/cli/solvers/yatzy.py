@@ -10,7 +10,7 @@ import typer
 
 from kastkopp.cli.options import AsJson, HouseRules, Preset
 from kastkopp.cli.score import score_app
-from kastkopp.cli.solve import advise_app, percent, print_json, progress, rules_of, solve_app
+from kastkopp.cli.solve import advise_app, percent, printed, progress, rules_of, solve_app
 from kastkopp.cli.support import console, friendly, language, parse_rules, rich_table, say
 from kastkopp.games.yatzy import TITLES, YatzyRules
 
@@ -18,8 +18,7 @@ from kastkopp.games.yatzy import TITLES, YatzyRules
 @solve_app.command("yatzy")
 @friendly
 def solve_yatzy(
-    preset: str = typer.Option(None, "--preset", metavar="NAME",
-                               help="yatzy, yahtzee, tarningspoker, ..."),
+    preset: Preset = None,
     rule: HouseRules = None,
     fresh: bool = typer.Option(False, "--fresh", help="solve again even if cached"),
     as_json: AsJson = False,
@@ -38,8 +37,7 @@ def solve_yatzy(
     data = {"game": "yatzy", "preset": preset, "rules": rules.changed(),
             "expected_score": round(table.expected_score, 6), "seconds": table.seconds,
             "cached": table.from_cache, "cache": str(path)}
-    if as_json:
-        print_json(data)
+    if printed(data, as_json):
         return
     seconds = f"{table.seconds:.2f}"
     source = (say("from the cache in {seconds} s", seconds=seconds) if table.from_cache
@@ -94,9 +92,8 @@ def advise_yatzy(
         table = table_for(rules)
     advice = table.advise(used=rows, upper=upper, dice=faces, rerolls=rerolls,
                           yatzy_zero=yatzy_zero, already=score)
-    if as_json:
-        print_json({"game": "yatzy", "preset": preset, "rules": rules.changed(),
-                     "choices": [c.to_json() for c in advice]})
+    if printed({"game": "yatzy", "preset": preset, "rules": rules.changed(),
+                "choices": [c.to_json() for c in advice]}, as_json):
         return
     best = advice[0].expected
     out = rich_table(title=say("Choices, best first (expected final score)"))
@@ -139,10 +136,9 @@ def _advise_to_win(rules: Any, preset: str | None, against: str, rows: list[str]
     advice = advise(table, them, used=rows, upper=upper, dice=faces, rerolls=rerolls,
                     yatzy_zero=yatzy_zero, already=score)
     spread = them.variance ** 0.5
-    if as_json:
-        print_json({"game": "yatzy", "preset": preset, "rules": rules.changed(),
-                     "against": {"expected": them.mean, "sd": spread},
-                     "choices": [c.to_json() for c in advice]})
+    if printed({"game": "yatzy", "preset": preset, "rules": rules.changed(),
+                "against": {"expected": them.mean, "sd": spread},
+                "choices": [c.to_json() for c in advice]}, as_json):
         return
     out = rich_table(title=say("Choices, most likely to win first (the opponent expects "
                                "{expected} ± {sd})", expected=f"{them.mean:.1f}",
@@ -184,8 +180,7 @@ def _print_score(ruleset: str, row: str, dice: list[str], first_throw: bool,
     if language() != "en" and not as_json:  # rows named as the player's sheets name them
         rules.setdefault("lang", language())
     entry = check_row(ruleset, row, " ".join(dice), first_throw, **rules)
-    if as_json:
-        print_json(entry)
+    if printed(entry, as_json):
         return
     faces = " ".join(map(str, entry["dice"]))
     thrown = (say("{dice} on the first throw", dice=faces) if first_throw else faces)
