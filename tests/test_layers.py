@@ -4,6 +4,7 @@ modules every game shares name none of them."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -78,6 +79,16 @@ def test_shared_modules_name_no_game(path):
     words = code_words(SRC / path)
     named = {name for name in game_words() for word in words if name in word.split(".")}
     assert not named, f"{path} names {named}"
+
+
+@pytest.mark.parametrize("path", sorted(
+    str(p.relative_to(SRC)) for p in [*(SRC / "server" / "static").glob("*.js"),
+                                      *(SRC / "server" / "templates").glob("*.html")]))
+def test_the_pages_scripts_name_no_game(path):
+    # the renderers and sheet stand-ins (static/games/, static/sheets/) are the games' own,
+    # found through their registrations (Parts.renderer, SheetKind.stand_in)
+    words = set(re.findall(r"[A-Za-z_]+", (SRC / path).read_text(encoding="utf-8")))
+    assert not words & game_words(), f"{path} names {words & game_words()}"
 
 
 def test_the_game_check_reads_the_command_line_and_the_server():

@@ -8,7 +8,7 @@ import pytest
 
 from kastkopp.dice import SeededDice
 from kastkopp.engine import IllegalAction, RuleError, Table, play_out
-from kastkopp.games import load
+from kastkopp.games import default_game, load
 from kastkopp.matches import (
     Chouette,
     Knockout,
@@ -364,6 +364,7 @@ def test_every_game_of_a_match_leaves_a_log_that_replays(tmp_path):
     winners = []
     for path in logs:
         table = Table.loads(path.read_text(encoding="utf-8"))
+        assert table.game.name == default_game("match")  # GAME left out: the registered one
         assert table.state.is_over()
         winners.append(table.seats[table.state.outcome().winners[0]])
     assert json.loads(logs[-1].read_text())["rules"]["opener"] in (1, 2)  # the winner opened

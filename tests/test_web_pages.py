@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 from kastkopp.server.app import create_app
 from kastkopp.server.languages import negotiate
 from kastkopp.server.pages import UI, ui_strings
+from kastkopp.sheets import kinds
 
 
 @pytest.fixture
@@ -89,6 +91,13 @@ def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
     assert response.status_code == 200
     assert "javascript" in response.headers["content-type"]
     assert "/keep" in response.text
+    # it keeps the stand-in every sheet kind names, and the keeper's page imports the same
+    named = [f"/static/{kind.stand_in}" for kind in kinds().values() if kind.stand_in]
+    assert named and f"const STAND_INS = {json.dumps(named)};" in response.text
+    for path in named:
+        assert client.get(path).status_code == 200
+    keeper = client.get("/keep").text
+    assert all(json.dumps(path) in keeper for path in named)
 
 
 def test_the_new_controls_speak_the_page_language(client: TestClient) -> None:

@@ -111,8 +111,19 @@ def kinds_info(lang: str) -> list[dict[str, Any]]:
             "preset_rules": rules.PRESETS,
             "rules": rule_info(rules, lang),
             "offline": kind.offline(rules()) is not None,
+            "stand_in": stand_in(kind),
             "players": [kind.min_players, kind.max_players]})
     return found
+
+
+def stand_in(kind: SheetKind) -> str:
+    """Where the browser imports the kind's offline stand-in from ("" if it has none)."""
+    return f"/static/{kind.stand_in}" if kind.stand_in else ""
+
+
+def stand_ins() -> list[str]:
+    """Every kind's stand-in, for the offline worker to keep."""
+    return [path for path in map(stand_in, kinds().values()) if path]
 
 
 def words(lang: str) -> dict[str, str]:

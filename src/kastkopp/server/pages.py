@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from kastkopp.engine import Game
@@ -367,7 +367,15 @@ def derive_sheet(body: SheetBody, request: Request) -> dict[str, Any]:
 
 
 @router.get("/sw.js")
-def service_worker() -> FileResponse:
-    """The offline worker, served from the root so it may keep the score keeper's page."""
-    return FileResponse(HERE / "static" / "sw.js", media_type="text/javascript",
-                        headers={"Cache-Control": "no-cache"})
+def service_worker() -> Response:
+    """The offline worker, served from the root so it may keep the score keeper's page, with
+    the stand-ins the sheet kinds name written in."""
+    return Response(worker_script(), media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@cache
+def worker_script() -> str:
+    script = (HERE / "static" / "sw.js").read_text(encoding="utf-8")
+    return script.replace("const STAND_INS = [];",
+                          f"const STAND_INS = {json.dumps(keeper.stand_ins())};", 1)

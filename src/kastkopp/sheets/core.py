@@ -148,6 +148,9 @@ class SheetKind(ABC):
     words: ClassVar[frozenset[str]] = frozenset()  # words of the notation, not names
     # the refusals a page's offline check repeats (templates of this kind's messages)
     offline_texts: ClassVar[tuple[str, ...]] = ()
+    # the browser module that works the sheet out without a network, a path under the
+    # server's static folder ("sheets/<game>.js"); empty: the page has none
+    stand_in: ClassVar[str] = ""
 
     def rules_class(self) -> type[Rules]:
         """The game's own house rules."""

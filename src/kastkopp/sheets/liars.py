@@ -70,6 +70,7 @@ EXACT_WORDS = {"exact", "calza", "præcis", "exakt"}
 @register_kind
 class LiarsSheet(SheetKind):
     game: ClassVar[str] = "liars_dice"
+    stand_in: ClassVar[str] = "sheets/liars_dice.js"
     title: ClassVar[str] = "liar's dice"
     entry_help: ClassVar[str] = ("write 'loss NAME', 'exact NAME', or the round's cells in "
                                  "the sheet's order, like 0 1 0")

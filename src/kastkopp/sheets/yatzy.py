@@ -107,6 +107,7 @@ def describe(values: frozenset[int]) -> str:
 @register_kind
 class YatzySheet(SheetKind):
     game: ClassVar[str] = "yatzy"
+    stand_in: ClassVar[str] = "sheets/yatzy.js"
     title: ClassVar[str] = "Yatzy"
     entry_help: ClassVar[str] = ("write 'NAME ROW DICE' (Anna fours 4 4 4 1 2), 'NAME ROW "
                                  "POINTS' (Anna fours 12) or 'NAME ROW -' to cross it out")

@@ -94,9 +94,11 @@ async function derive(candidate) {
 }
 
 /** The sheet worked out in the page, from what the server published for its kind (the
- *  kind's stand-in in static/sheets/, the table kept for its rules); null if there is none. */
+ *  stand-in module its registration names, the table kept for its rules); null if there is
+ *  none. */
 export async function standIn(candidate) {
-  const fallback = await import(`./sheets/${candidate.game}.js`).catch(() => null);
+  const module = KINDS[candidate.game]?.stand_in;
+  const fallback = module ? await import(module).catch(() => null) : null;
   if (!fallback) return null;
   return fallback.derive(candidate, {table: tables[tableUrl(candidate)] ?? null,
     say, help: KINDS[candidate.game]?.help ?? ""});

@@ -1,9 +1,10 @@
 // The score keeper without a network: its page and scripts come from this cache when the
 // network does not answer. Everything else goes to the network as usual.
 const CACHE = "kastkopp-keeper-3";
+// The sheet kinds' stand-ins (keeper.js imports them offline): the server writes them in.
+const STAND_INS = [];
 const SHELL = ["/keep", "/static/keeper.js", "/static/ui.js", "/static/account.js",
-  "/static/kastkopp.css", "/static/manifest.json", "/static/sheets/liars_dice.js",
-  "/static/sheets/yatzy.js"];
+  "/static/kastkopp.css", "/static/manifest.json", ...STAND_INS];
 // The tables the server publishes for checking entries offline (one per rule set).
 const TABLES = "/api/sheets/offline/";
 
