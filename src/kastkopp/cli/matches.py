@@ -13,7 +13,6 @@ between two bots are played quietly, games with a person at the table are played
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,7 +23,15 @@ import typer
 from kastkopp.cli.app import app
 from kastkopp.cli.options import AsJson, HouseRules, Logs, Preset, Seed, TwoPlayerGame
 from kastkopp.cli.seats import make_game, parse_seats, seat_names
-from kastkopp.cli.support import console, friendly, language, rich_table, say
+from kastkopp.cli.support import (
+    console,
+    friendly,
+    language,
+    print_json,
+    printed,
+    rich_table,
+    say,
+)
 
 if TYPE_CHECKING:  # the games and matches are loaded by the commands that play, not by --help
     from kastkopp.dice import DiceSource
@@ -150,8 +157,7 @@ def match_command(
 
     check_best_of(best_of)
     match = play_match(game, pair, best_of, seating.play if as_json else logged_play(seating))
-    if as_json:
-        console.print_json(json.dumps(match.to_json(), ensure_ascii=False))
+    if printed(match.to_json(), as_json):
         return
     console.print(say("{name} wins the match {score}.", name=match.winner,
                       score=match_line(match)), highlight=False)
@@ -190,7 +196,7 @@ def chouette_command(
     if as_json:
         data: dict[str, Any] = chouette.to_json()
         data["rolls"] = [[list(r) for r in rolls] for rolls in roll_off.rounds]
-        console.print_json(json.dumps(data, ensure_ascii=False))
+        print_json(data)
         return
     table = rich_table(title=say("Chouette after 1 game") if games == 1
                        else say("Chouette after {count} games", count=games))
@@ -246,8 +252,7 @@ def knockout_command(
                           highlight=False)
 
     cup = play_knockout(game, seeds, best_of, seating.play, on_match=report)
-    if as_json:
-        console.print_json(json.dumps(cup.to_json(), ensure_ascii=False))
+    if printed(cup.to_json(), as_json):
         return
     console.rule(say("Bracket"))
     console.print("\n".join(cup.lines(language())), highlight=False)

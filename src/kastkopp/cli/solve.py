@@ -12,7 +12,6 @@ loads no game.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ import typer
 import typer.core
 import typer.main
 
-from kastkopp.cli.support import console, errors, parse_rules
+from kastkopp.cli.support import errors, parse_rules
 
 
 def load_commands() -> None:
@@ -86,18 +85,6 @@ def progress(label: str, total: float) -> Iterator[Callable[[float], None]]:
     with Progress(console=errors, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(label, total=total)
         yield lambda done: bar.update(task, completed=done)
-
-
-def print_json(data: Any) -> None:
-    console.print_json(json.dumps(data, ensure_ascii=False))
-
-
-def printed(data: Any, as_json: bool) -> bool:
-    """Print ``data`` as JSON if the command was asked for JSON (``--json``); whether it was,
-    so the command ends there instead of printing its tables."""
-    if as_json:
-        print_json(data)
-    return as_json
 
 
 def percent(p: Any) -> str:

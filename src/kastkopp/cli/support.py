@@ -7,6 +7,7 @@ command runs: every command module imports it, and ``kastkopp --help`` loads the
 from __future__ import annotations
 
 import functools
+import json
 import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -59,6 +60,18 @@ def lazy_console(**options: Any) -> Console:
 
 console = lazy_console()
 errors = lazy_console(stderr=True, soft_wrap=True)
+
+
+def print_json(data: Any) -> None:
+    console.print_json(json.dumps(data, ensure_ascii=False))
+
+
+def printed(data: Any, as_json: bool) -> bool:
+    """Print ``data`` as JSON if the command was asked for JSON (``--json``); whether it was,
+    so the command ends there instead of printing its tables."""
+    if as_json:
+        print_json(data)
+    return as_json
 
 
 def escape(text: str) -> str:

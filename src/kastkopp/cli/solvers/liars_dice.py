@@ -5,8 +5,8 @@ from __future__ import annotations
 import typer
 
 from kastkopp.cli.options import AsJson, HouseRules, Preset
-from kastkopp.cli.solve import printed, progress, rules_of, solve_app
-from kastkopp.cli.support import console, friendly, rich_table, say
+from kastkopp.cli.solve import progress, rules_of, solve_app
+from kastkopp.cli.support import console, friendly, printed, rich_table, say
 
 
 @solve_app.command("liars_dice")

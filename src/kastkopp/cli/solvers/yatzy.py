@@ -10,8 +10,8 @@ import typer
 
 from kastkopp.cli.options import AsJson, HouseRules, Preset
 from kastkopp.cli.score import score_app
-from kastkopp.cli.solve import advise_app, percent, printed, progress, rules_of, solve_app
-from kastkopp.cli.support import console, friendly, language, parse_rules, rich_table, say
+from kastkopp.cli.solve import advise_app, percent, progress, rules_of, solve_app
+from kastkopp.cli.support import console, friendly, language, parse_rules, printed, rich_table, say
 from kastkopp.games.yatzy import TITLES, YatzyRules
 
 
