@@ -5,12 +5,13 @@ JavaScript modules in ``static/`` (no build step). The table page plays over the
 WebSocket as every other client and draws each frame's ``view`` with the module the game's
 registration names (``Parts.renderer``, a file under ``static/``; else
 ``static/games/default.js``), so no game knowledge lives here. The score keeper (``/keep``)
-keeps its sheets in the browser
-(``localStorage``), in the account too when logged in (:mod:`~kastkopp.server.sheets_api`),
-and asks ``POST /api/sheets/derive`` for every number; a service worker (``/sw.js``) keeps
-the page working without a network. The table page's chat, the advisor's hint and the
-replay's positions come from :mod:`~kastkopp.server.chat`, :mod:`~kastkopp.server.hints`
-and :mod:`~kastkopp.server.replays`, mounted here with the pages.
+keeps its sheets in the browser (``localStorage``), in the account too when logged in
+(:mod:`~kastkopp.server.sheets_api`), and asks ``POST /api/sheets/derive`` for every number;
+a service worker (``/sw.js``) keeps the page working without a network, with the offline
+stand-in each sheet kind names (``SheetKind.stand_in``). The table page's chat, the
+advisor's hint and the replay's positions come from :mod:`~kastkopp.server.chat`,
+:mod:`~kastkopp.server.hints` and :mod:`~kastkopp.server.replays`, mounted here with the
+pages.
 
 Language: ``?lang=sv|da|en`` chooses and remembers (a cookie); otherwise the browser's
 ``Accept-Language`` decides; English when nothing matches (:mod:`kastkopp.server.languages`).
