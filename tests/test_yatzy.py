@@ -833,7 +833,8 @@ def test_score_command_for_a_rule_set_there_is_none_of_names_none():
     # each rule set is its own command, so an unknown one is a command there is none of
     result = run("score", "generala", "pair", "12345")
     assert result.exit_code != 0 and "Traceback" not in result.output + result.stderr
-    assert "No such command 'generala'" in result.stderr
+    assert "there is no command 'generala' here (commands: yatzy, maxi, yahtzee, " \
+        "tarningspoker, terningspoker)" in result.stderr
     listed = run("score", "--help").output.split("Commands:", 1)[1]
     assert [line.split()[0] for line in listed.splitlines() if line.strip()] == \
         list(YatzyRules.PRESETS)

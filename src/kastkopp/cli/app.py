@@ -1,7 +1,7 @@
 """The root of the ``kastkopp`` command line: the app every command module adds itself to.
 
-It imports only typer and :mod:`kastkopp.cli.support`, so the command modules can import it
-without importing each other.
+It imports only typer, :mod:`kastkopp.cli.support` and :mod:`kastkopp.cli.usage`, so the
+command modules can import it without importing each other.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import typer
 import typer.core
 
 from kastkopp.cli.support import console, friendly, pick_language, set_language
+from kastkopp.cli.usage import RootGroup
 
 # The order ``kastkopp --help`` lists the commands in: playing first, then keeping score and
 # the solvers, whatever order their modules are imported in.
@@ -20,7 +21,7 @@ ORDER = ("games", "play", "simulate", "ladder", "replay", "verify", "odds", "ser
          "advise", "bot")
 
 
-class Commands(typer.core.TyperGroup):
+class Commands(RootGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         names = super().list_commands(ctx)
         return sorted(names, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))

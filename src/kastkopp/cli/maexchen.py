@@ -20,6 +20,7 @@ import typer
 
 from kastkopp.cli.app import app
 from kastkopp.cli.support import friendly, lazy_console, say
+from kastkopp.cli.usage import ToldGroup
 
 if TYPE_CHECKING:
     from kastkopp.dice import DiceSource
@@ -32,7 +33,7 @@ DEFAULT_PORT = 9000
 console = lazy_console(highlight=False)
 
 
-bot_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+bot_app = typer.Typer(cls=ToldGroup, no_args_is_help=True, rich_markup_mode=None,
                       help="Let kastkopp's bots play elsewhere.")
 
 

@@ -29,6 +29,7 @@ import typer
 
 from kastkopp.cli.options import AsJson, HouseRules, Preset
 from kastkopp.cli.support import console, escape, friendly, language, parse_rules, rich_table, say
+from kastkopp.cli.usage import ToldGroup
 
 if TYPE_CHECKING:  # the sheets load the games: only a command that reads a sheet waits
     from collections.abc import Sequence
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # the sheets load the games: only a command that reads a shee
     from kastkopp.sheets import Sheet
     from kastkopp.sheets.history import History
 
-sheet_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+sheet_app = typer.Typer(cls=ToldGroup, no_args_is_help=True, rich_markup_mode=None,
                         help="Keep score of a game played with real dice: enter what "
                         "happened, every number is derived.")
 

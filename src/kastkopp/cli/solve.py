@@ -22,6 +22,7 @@ import typer.core
 import typer.main
 
 from kastkopp.cli.support import errors, parse_rules
+from kastkopp.cli.usage import ToldGroup
 
 
 def load_commands() -> None:
@@ -32,7 +33,7 @@ def load_commands() -> None:
         load_part(name, "commands")
 
 
-class GameCommands(typer.core.TyperGroup):
+class GameCommands(ToldGroup):
     """A group whose commands are the games' own, added from ``typer_app`` once they load."""
 
     typer_app: ClassVar[typer.Typer]
