@@ -84,6 +84,8 @@ class Round:
     bids: tuple[Bid, ...]
     wild: bool
     total: int
+    # the other's chances of every bid per cup, by the faces it saw us bid (see their_chances)
+    chances: dict[frozenset[int], tuple[Array, Array]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, game: LiarsDice, view: dict[str, Any]) -> Round:
@@ -105,8 +107,7 @@ class Round:
         if after is None:
             return [j for j in range(len(self.bids)) if self.may_bid(j)
                     and not (self.wild and self.bids[j].face == 1)]
-        keys = [b.key(self.wild) for b in self.bids]
-        start = bisect_right(keys, self.bids[after].key(self.wild))
+        start = bisect_right(self.keys, self.keys[after])
         return [j for j in range(start, len(self.bids)) if self.may_bid(j)]
 
     def may_bid(self, j: int) -> bool:
@@ -114,12 +115,17 @@ class Round:
         return locked is None or self.bids[j].face == locked
 
     @cached_property
-    def follows(self) -> NDArray[np.bool_]:
-        """``[bid, later bid]``: whether the later bid may follow the bid."""
-        allowed = np.zeros((len(self.bids), len(self.bids)), dtype=bool)
+    def keys(self) -> list[tuple[int, int]]:
+        return [b.key(self.wild) for b in self.bids]
+
+    @cached_property
+    def lowest_next(self) -> NDArray[np.int64]:
+        """``[bid, face - 1]``: the lowest bid on the face that may follow the bid, or -1."""
+        nxt = np.full((len(self.bids), self.faces), -1, dtype=np.int64)
         for j in range(len(self.bids)):
-            allowed[j, self.raises(j)] = True
-        return allowed
+            for k in reversed(self.raises(j)):
+                nxt[j, self.bids[k].face - 1] = k
+        return nxt
 
     @cached_property
     def face_col(self) -> NDArray[np.int64]:
@@ -138,6 +144,7 @@ class SearchLiarsBot(Player):
     raise_true: float = 0.8  # a further bid that is true wins this often, in the end
     raise_false: float = 0.25  # and one that is false
     near: float = 0.002  # moves this close to the best are equally good
+    width: int = 16  # bids valued on a turn, the likeliest to hold
     model: StrongLiarsBot = field(init=False)
     fallback: StrongLiarsBot = field(init=False)
 
@@ -165,6 +172,11 @@ class SearchLiarsBot(Player):
     def their_chances(self, rnd: Round, told: frozenset[int]) -> tuple[Array, Array]:
         """``[cup, bid]``: the chance the other gives each bid holding each cup, at least and
         exactly, as the strong bot reckons it after seeing us bid the faces ``told``."""
+        if told not in rnd.chances:
+            rnd.chances[told] = self._their_chances(rnd, told)
+        return rnd.chances[told]
+
+    def _their_chances(self, rnd: Round, told: frozenset[int]) -> tuple[Array, Array]:
         history = [{"seat": rnd.me, "action": f"bid 1x{f}"} for f in sorted(told)]
         seen = {**rnd.view, "seat": rnd.other, "history": history}
         self.model._memo = {}
@@ -300,12 +312,22 @@ class SearchLiarsBot(Player):
                    + out.lose[:, None] * (1 - self.raise_false - (self.raise_true
                                                                   - self.raise_false)
                                           * out.holds))
-        for action in legal:
-            if isinstance(action, Bid):
-                j = rnd.index(action)
-                values[str(action)] = self.bid_value(rnd, out, belief, told | {action.face},
-                                                     j, further)
+        for action in self.candidates(rnd, out, belief, legal):
+            j = rnd.index(action)
+            values[str(action)] = self.bid_value(rnd, out, belief, told | {action.face},
+                                                 j, further)
         return values
+
+    def candidates(self, rnd: Round, out: Outcomes, belief: Array,
+                   legal: Sequence[Action]) -> list[Bid]:
+        """The ``width`` bids likeliest to hold by the belief, lowest first: the rest are
+        long shots, and valuing every one of sixty bids would keep the table waiting."""
+        bids = [a for a in legal if isinstance(a, Bid)]
+        if len(bids) <= self.width:
+            return bids
+        holds = belief @ out.holds
+        ranked = sorted(range(len(bids)), key=lambda i: -holds[rnd.index(bids[i])])
+        return [bids[i] for i in sorted(ranked[:self.width])]
 
     def bid_value(self, rnd: Round, out: Outcomes, belief: Array, told: frozenset[int],
                   j: int, further: Array) -> float:
@@ -317,9 +339,11 @@ class SearchLiarsBot(Player):
         answers = [(weight * out.we_challenge[:, raises]).sum(axis=0)]
         if rnd.view["exact_calls"]:
             answers.append((weight * out.we_exact[:, raises]).sum(axis=0))
-        onward = weight.T @ further  # [their raise, our further bid]
-        allowed = rnd.follows[raises]
-        answers.append(np.where(allowed, onward, -np.inf).max(axis=1, initial=-np.inf))
+        # a further bid is worth more the likelier it holds, so the best one after a raise
+        # is the lowest allowed on some face
+        nxt = rnd.lowest_next[raises]  # [their raise, face]
+        onward = (weight[:, :, None] * further[:, np.maximum(nxt, 0)]).sum(axis=0)
+        answers.append(np.where(nxt >= 0, onward, -np.inf).max(axis=1))
         return value + float(np.max(answers, axis=0).sum())
 
 
