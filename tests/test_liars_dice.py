@@ -722,9 +722,10 @@ def test_odds_list_the_chance_of_every_count():
         odds_for(game(), dice="3")
 
 
-def test_the_bots_are_strong_naive_and_random():
+def test_the_bots_are_search_strong_naive_and_random():
     # and bot:ismcts where the openspiel extra is installed (tests/test_interop_ismcts.py)
-    assert [b for b in bot_names("liars_dice") if b != "ismcts"] == ["random", "naive", "strong"]
+    assert [b for b in bot_names("liars_dice") if b != "ismcts"] == [
+        "random", "naive", "search", "strong"]
 
 
 def test_the_strong_bot_challenges_an_impossible_bid_and_believes_one_it_can_see():

@@ -99,6 +99,12 @@ class Round:
     def faces(self) -> int:
         return self.game.rules.faces
 
+    @cached_property
+    def said(self) -> list[tuple[int, Bid]]:
+        """The bids of this round so far: who made each, in order."""
+        bids = [(h["seat"], self.game.parse_action(h["action"])) for h in self.view["history"]]
+        return [(seat, bid) for seat, bid in bids if isinstance(bid, Bid)]
+
     def index(self, bid: Bid) -> int:
         return self.bids.index(bid)
 
@@ -278,12 +284,9 @@ class SearchLiarsBot(Player):
         belief = prior.copy()
         told: set[int] = set()
         last: int | None = None
-        for entry in rnd.view["history"]:
-            bid = self.game.parse_action(entry["action"])
-            if not isinstance(bid, Bid):
-                continue
+        for seat, bid in rnd.said:
             j = rnd.index(bid)
-            if entry["seat"] == rnd.other:
+            if seat == rnd.other:
                 raises, _, _, raise_p = self.their_policy(rnd, frozenset(told), last)
                 belief = belief * raise_p[:, raises.index(j)]
                 total = belief.sum()
@@ -297,21 +300,16 @@ class SearchLiarsBot(Player):
     def values(self, rnd: Round, belief: Array, legal: Sequence[Action]) -> dict[str, float]:
         """The chance of winning the game after each legal move, by the belief."""
         out = Outcomes.of(self.game, rnd)
-        told = frozenset(self.game.parse_action(h["action"]).face  # type: ignore[attr-defined]
-                         for h in rnd.view["history"]
-                         if h["seat"] == rnd.me and h["action"].startswith("bid "))
-        last = None if rnd.view["bid"] is None else rnd.index(
-            self.game.parse_action(f"bid {rnd.view['bid']}"))  # type: ignore[arg-type]
+        told = frozenset(bid.face for seat, bid in rnd.said if seat == rnd.me)
         values: dict[str, float] = {}
-        if last is not None:
+        if rnd.said:
+            last = rnd.index(rnd.said[-1][1])
             values[str(Dudo())] = float(belief @ out.we_challenge[:, last])
             if Calza() in legal:
                 values[str(Calza())] = float(belief @ out.we_exact[:, last])
-        further = (out.win[:, None] * (self.raise_false + (self.raise_true - self.raise_false)
-                                       * out.holds)
-                   + out.lose[:, None] * (1 - self.raise_false - (self.raise_true
-                                                                  - self.raise_false)
-                                          * out.holds))
+        # a further bid after the other's raise wins raise_true of the time if it holds
+        won = self.raise_false + (self.raise_true - self.raise_false) * out.holds
+        further = out.win[:, None] * won + out.lose[:, None] * (1 - won)
         for action in self.candidates(rnd, out, belief, legal):
             j = rnd.index(action)
             values[str(action)] = self.bid_value(rnd, out, belief, told | {action.face},
