@@ -13,7 +13,7 @@ from kastkopp.engine import Table, play_out
 from kastkopp.games import load
 from kastkopp.games.liars_dice import Bid, LiarsRules
 from kastkopp.strategy import bot_names, make_bot
-from kastkopp.strategy.liars_dice import StrongLiarsBot
+from kastkopp.strategy.liars_dice import NaiveLiarsBot, StrongLiarsBot
 from kastkopp.strategy.liars_search import Round, SearchLiarsBot, cups
 
 
@@ -46,26 +46,28 @@ def test_a_bid_of_two_fives_makes_the_cups_with_two_fives_likely_exactly_as_comp
     game = load("liars_dice", preset="perudo", players=2, dice=2)
     state = rolled(game, (5, 5), (2, 3)).apply("bid 2x5")
     rnd = Round.of(game, state.view(1))
-    belief = SearchLiarsBot(game, soft=0.0).belief(rnd)
+    belief = SearchLiarsBot(game, kinds=(1.0, 0.0, 0.0), slip=0.0).belief(rnd)
     rolls, prior = cups(2, 6)
+    assert belief[len(rolls):].sum() == 0  # read as the strong bot only
     likelihood = {(5, 5): 0.9 + 0.1 / 2, (1, 5): 0.9 + 0.1 / 6, (1, 1): 0.1 / 10}
     weights = {c: prior[rolls.index(c)] * p for c, p in likelihood.items()}
     for cup, weight in weights.items():
         assert belief[rolls.index(cup)] == pytest.approx(weight / sum(weights.values()))
     assert belief.sum() == pytest.approx(1.0)
-    # with the softer reading every cup stays possible, and fives still gain
-    soft = SearchLiarsBot(game).belief(rnd)
+    # read as any of the three kinds of player every cup stays possible, fives still gain
+    soft = SearchLiarsBot(game).belief(rnd).reshape(3, len(rolls)).sum(axis=0)
     fives = [i for i, c in enumerate(rolls) if sum(d in (1, 5) for d in c) == 2]
     assert soft.min() > 0
     assert soft[fives].sum() > 0.5 > prior[fives].sum()
 
 
-def test_the_model_of_the_other_picks_what_the_strong_bot_picks_for_every_cup():
+def test_the_model_of_the_other_picks_what_the_strong_and_naive_bots_pick_for_every_cup():
     # seat 0 opened, seat 1 (the searcher) bids; for every cup seat 0 may hold, the model
-    # gives the strong bot's own answer (drawn without a bluff) at least its 90%
+    # gives the strong bot's own answer (drawn without a bluff) at least its 90%, and the
+    # naive bot's (which never bluffs) all of it
     game = load("liars_dice", preset="perudo", players=2, dice=2)
     no_bluff = next(s for s in range(100) if random.Random(s).random() >= 0.1)
-    bot, strong = SearchLiarsBot(game, soft=0.0), StrongLiarsBot(game)
+    bot, strong, naive = SearchLiarsBot(game, slip=0.0), StrongLiarsBot(game), NaiveLiarsBot(game)
     rolls, _ = cups(2, 6)
     for opening in ("bid 2x4", "bid 3x6"):
         rnd = Round.of(game, rolled(game, (3, 4), (2, 6)).apply(opening).view(1))
@@ -76,11 +78,14 @@ def test_the_model_of_the_other_picks_what_the_strong_bot_picks_for_every_cup():
                 rnd, frozenset({bid.face}), rnd.index(bid))
             for i, cup in enumerate(rolls):
                 world = rolled(game, cup, (2, 6)).apply(opening).apply(ours)
-                pick = strong.choose(world.view(0), world.legal_actions(),
-                                     random.Random(no_bluff))
-                chance = {"dudo": dudo[i], "calza": calza[i]}
-                chance.update({str(rnd.bids[j]): raise_p[i, k] for k, j in enumerate(raises)})
-                assert chance[str(pick)] >= 0.9 - 1e-9, (opening, ours, cup, str(pick))
+                for kind, player, least in ((0, strong, 0.9), (1, naive, 1.0)):
+                    pick = player.choose(world.view(0), world.legal_actions(),
+                                         random.Random(no_bluff))
+                    row = kind * len(rolls) + i
+                    chance = {"dudo": dudo[row], "calza": calza[row]}
+                    chance.update({str(rnd.bids[j]): raise_p[row, k]
+                                   for k, j in enumerate(raises)})
+                    assert chance[str(pick)] >= least - 1e-9, (kind, opening, ours, cup, pick)
 
 
 def test_the_choice_depends_on_the_view_only():

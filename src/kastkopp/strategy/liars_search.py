@@ -145,8 +145,11 @@ class Round:
 @dataclass
 class SearchLiarsBot(Player):
     game: LiarsDice
-    soft: float = 0.25  # how much of the other's play is read as "bids what it likely holds"
-    temperature: float = 0.1  # how sharply that soft player prefers its likelier bids
+    # the belief, before any bid, that the other plays like the strong bot, like the naive
+    # bot, or plainly (see their_policy)
+    kinds: tuple[float, float, float] = (0.4, 0.2, 0.4)
+    slip: float = 0.05  # how often a player like a bot plays as a plain one instead
+    temperature: float = 0.1  # how sharply a plain player prefers its likelier moves
     raise_true: float = 0.8  # a further bid that is true wins this often, in the end
     raise_false: float = 0.25  # and one that is false
     near: float = 0.002  # moves this close to the best are equally good
@@ -200,15 +203,20 @@ class SearchLiarsBot(Player):
 
     def their_policy(self, rnd: Round, told: frozenset[int], after: int | None,
                      ) -> tuple[list[int], Array, Array, Array]:
-        """How the other answers the bid at ``after`` (or opens) holding each cup: the raises
-        it may make, and per cup the chance of a challenge, an exact call and each raise."""
+        """How the other answers the bid at ``after`` (or opens): the raises it may make,
+        and for each kind of player and cup (a player like the strong bot with every cup,
+        then one like the naive bot, then a plain player) the chance of a challenge, an
+        exact call and each raise."""
         at_least, exactly = self.their_chances(rnd, told)
         raises = rnd.raises(after)
         theirs = cup_matches(rnd.view["dice_counts"][rnd.other], rnd.faces, rnd.wild)
         strong = self._strong(rnd, at_least, exactly, theirs, raises, after)
-        soft = self._soft(rnd, at_least, exactly, raises, after)
-        mixed = [(1 - self.soft) * s + self.soft * g for s, g in zip(strong, soft, strict=True)]
-        return raises, mixed[0], mixed[1], mixed[2]
+        naive = self._naive(rnd, theirs, raises, after)
+        plain = self._plain(rnd, at_least, exactly, raises, after)
+        every = [np.concatenate(((1 - self.slip) * s + self.slip * p,
+                                 (1 - self.slip) * n + self.slip * p, p))
+                 for s, n, p in zip(strong, naive, plain, strict=True)]
+        return raises, every[0], every[1], every[2]
 
     def _calza_value(self, rnd: Round, exactly: Array, after: int | None) -> Array | None:
         if after is None or not rnd.view["exact_calls"]:
@@ -259,11 +267,38 @@ class SearchLiarsBot(Player):
             raise_p[rows, pick] += weight * rais
         return dudo, calza, raise_p
 
-    def _soft(self, rnd: Round, at_least: Array, exactly: Array, raises: list[int],
-              after: int | None) -> tuple[Array, Array, Array]:
-        """A player who bids what it likely holds: each move weighted by how likely it wins."""
+    def _naive(self, rnd: Round, theirs: NDArray[np.int64], raises: list[int],
+               after: int | None) -> tuple[Array, Array, Array]:
+        """The naive bot's choice, cup by cup: the lowest bid on its best face (the higher
+        face of equal counts), or a challenge when that bid claims over half the dice."""
+        cups_n = theirs.shape[0]
+        dudo, calza = np.zeros(cups_n), np.zeros(cups_n)
+        raise_p = np.zeros((cups_n, len(raises)))
+        score = theirs * 10 + np.arange(1, rnd.faces + 1)  # counts first, then the face
+        if after is None and rnd.wild:
+            score[:, 0] = -1  # never opens on wild ones
+        best = np.argmax(score, axis=1)
+        if after is None:
+            firsts = {rnd.bids[j].face - 1: k for k, j in reversed(list(enumerate(raises)))}
+            for h in range(cups_n):
+                raise_p[h, firsts.get(int(best[h]), 0)] = 1.0
+            return dudo, calza, raise_p
+        nxt = rnd.lowest_next[after, best]
+        column = {j: k for k, j in enumerate(raises)}
+        for h in range(cups_n):
+            j = int(nxt[h])
+            if j < 0 or rnd.bids[j].count > rnd.total / 2:
+                dudo[h] = 1.0
+            else:
+                raise_p[h, column[j]] = 1.0
+        return dudo, calza, raise_p
+
+    def _plain(self, rnd: Round, at_least: Array, exactly: Array, raises: list[int],
+               after: int | None) -> tuple[Array, Array, Array]:
+        """A plain player: each move weighted by how likely it is right (a raise by how
+        likely it holds, a challenge by how likely the bid does not)."""
         cups_n = at_least.shape[0]
-        columns = [at_least[:, raises] + (1 - at_least[:, raises]) * self.model.escape]
+        columns = [at_least[:, raises]]
         if after is not None:
             columns.append((1 - at_least[:, after])[:, None])
         calza_v = self._calza_value(rnd, exactly, after)
@@ -279,8 +314,10 @@ class SearchLiarsBot(Player):
 
     # -- what the bids say ----------------------------------------------------------------
     def belief(self, rnd: Round) -> Array:
-        """The chance of each cup the other may hold, given every bid it made this round."""
-        _, prior = cups(rnd.view["dice_counts"][rnd.other], rnd.faces)
+        """The chance of each kind of player and cup the other may be and hold (as
+        :meth:`their_policy` orders them), given every bid it made this round."""
+        _, rolls = cups(rnd.view["dice_counts"][rnd.other], rnd.faces)
+        prior = np.concatenate([share * rolls for share in self.kinds])
         belief = prior.copy()
         told: set[int] = set()
         last: int | None = None
@@ -349,7 +386,7 @@ class SearchLiarsBot(Player):
 class Outcomes:
     """``[cup, bid]``: the chance of winning the game when the round ends on each bid."""
 
-    holds: Array  # whether the bid holds with each cup of the other's
+    holds: Array  # whether the bid holds with each cup of the other's (kind by kind)
     we_challenge: Array  # we challenge the other's bid
     we_exact: Array  # we call the other's bid exact
     they_challenge: Array  # the other challenges our bid
@@ -389,14 +426,16 @@ class Outcomes:
             we_right, they_right = at(gained(a, rnd.me), b), at(a, gained(b, rnd.other))
         else:
             we_right, they_right = at(a, b - 1), at(a - 1, b)
+        # the same for either kind of player the other may be
+        kinds = (3, 1)
         return cls(
-            holds=holds.astype(float),
-            we_challenge=np.where(holds, at(a - cost, b), at(a, b - cost)),
-            we_exact=np.where(exact, we_right, at(a - 1, b)),
-            they_challenge=np.where(holds, at(a, b - cost), at(a - cost, b)),
-            they_exact=np.where(exact, they_right, at(a, b - 1)),
-            win=np.full(theirs.shape[0], float(at(a, b - 1))),
-            lose=np.full(theirs.shape[0], float(at(a - 1, b))),
+            holds=np.tile(holds.astype(float), kinds),
+            we_challenge=np.tile(np.where(holds, at(a - cost, b), at(a, b - cost)), kinds),
+            we_exact=np.tile(np.where(exact, we_right, at(a - 1, b)), kinds),
+            they_challenge=np.tile(np.where(holds, at(a, b - cost), at(a - cost, b)), kinds),
+            they_exact=np.tile(np.where(exact, they_right, at(a, b - 1)), kinds),
+            win=np.full(3 * theirs.shape[0], float(at(a, b - 1))),
+            lose=np.full(3 * theirs.shape[0], float(at(a - 1, b))),
         )
 
 
