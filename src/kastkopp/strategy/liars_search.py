@@ -5,19 +5,24 @@ palifico and exact calls as the rules say); anywhere else it plays as the strong
 turn it:
 
 1. **Reads the bids.** It keeps a belief over every cup the other player may hold (every
-   sorted roll: 252 for five dice), starting from the chances of the roll. For each bid the
-   other made this round it weighs each cup by how likely that bid was from it: mostly as
-   the strong bot would have bid holding that cup (its exact choice, bluffs included), and
-   a little (``soft``) as any player who bids what they likely hold. After a bid of many
-   fives the cups with fives weigh more.
+   sorted roll: 252 for five dice) and over what kind of player it is: one who bids like
+   the strong bot (its exact choice for that cup, bluffs included), one who bids like the
+   naive bot, or a plain player who weighs each move by how likely it is right. For each
+   bid the other made this round it weighs each kind and cup by how likely that bid was
+   from them. After a bid of many fives the cups with fives weigh more, and a bid the
+   strong bot would never make with any likely cup moves the belief to the other kinds.
 2. **Values every move against that belief,** in the chance of winning the game from the
    dice each player would have left (rounds taken as even: a die counts for more when few
    are left). A challenge and an exact call are valued exactly over the believed cups. A
    bid is valued over how the other answers it, cup by cup, by the same model: challenging
    it (the dice are counted), calling it exact, or raising — and after each raise the bot
    takes its own best answer again (challenge, exact call, or a further bid, valued by how
-   often it is true, ``raise_true`` and ``raise_false`` of a win).
+   often it is true, ``raise_true`` and ``raise_false`` of a win). Of the bids it values
+   the ``width`` likeliest to hold: sixteen.
 3. **Plays the best value,** choosing among moves within ``near`` of it at random.
+
+Rounds small enough to be solved (see :mod:`kastkopp.strategy.liars_equilibrium`) it plays
+by their equilibrium, as the strong bot does.
 
 Everything it reads is in its own view: its dice, the dice counts, the stocks and the bids.
 
