@@ -115,13 +115,14 @@ class Round:
 
     def raises(self, after: int | None) -> list[int]:
         """The bids that may follow the bid at ``after`` (the openings for ``None``)."""
-        if after is None:
-            return [j for j in range(len(self.bids)) if self.may_bid(j)
-                    and not (self.wild and self.bids[j].face == 1)]
+        if after is None:  # a palifico round's face is locked by its opening
+            return [j for j in range(len(self.bids))
+                    if not (self.wild and self.bids[j].face == 1)]
         start = bisect_right(self.keys, self.keys[after])
         return [j for j in range(start, len(self.bids)) if self.may_bid(j)]
 
     def may_bid(self, j: int) -> bool:
+        """Whether the bid is on the face a palifico round locked, if it did."""
         locked = self.view["locked_face"]
         return locked is None or self.bids[j].face == locked
 
@@ -159,8 +160,11 @@ class SearchLiarsBot(Player):
     raise_false: float = 0.25  # and one that is false
     near: float = 0.002  # moves this close to the best are equally good
     width: int = 16  # bids valued on a turn, the likeliest to hold
+    keep: float = 0.97  # of the kinds read from lifted cups, kept against the prior
     model: StrongLiarsBot = field(init=False)
     fallback: StrongLiarsBot = field(init=False)
+    # what the lifted cups of earlier rounds of this game say of the other's kind
+    _read: tuple[int, Array] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.model = StrongLiarsBot(self.game)
@@ -172,6 +176,7 @@ class SearchLiarsBot(Player):
         if not self.searches(view):
             return self.fallback.choose(view, legal, rng)
         rnd = Round.of(self.game, view)
+        self.read_last_round(view)
         values = self.values(rnd, self.belief(rnd), legal)
         best = max(values.values())
         near = [a for a in legal if str(a) in values and values[str(a)] >= best - self.near]
@@ -322,7 +327,7 @@ class SearchLiarsBot(Player):
         """The chance of each kind of player and cup the other may be and hold (as
         :meth:`their_policy` orders them), given every bid it made this round."""
         _, rolls = cups(rnd.view["dice_counts"][rnd.other], rnd.faces)
-        prior = np.concatenate([share * rolls for share in self.kinds])
+        prior = np.concatenate([share * rolls for share in self.kinds_now(rnd.view)])
         belief = prior.copy()
         told: set[int] = set()
         last: int | None = None
@@ -337,6 +342,69 @@ class SearchLiarsBot(Player):
                 told.add(bid.face)
             last = j
         return belief
+
+    # -- what the lifted cups say ---------------------------------------------------------
+    def kinds_now(self, view: dict[str, Any]) -> Array:
+        """The belief in each kind of player before this round's bids: the prior, moved by
+        what the other did in earlier rounds of this game with the cup it showed."""
+        prior = np.array(self.kinds)
+        if self._read is None or self._read[0] >= view["round"]:
+            return prior
+        return self.keep * self._read[1] + (1 - self.keep) * prior
+
+    def read_last_round(self, view: dict[str, Any]) -> None:
+        """Fold the round just lifted into the belief in the other's kind: how likely each
+        kind was to make its moves holding the cup it showed."""
+        last = view.get("last_round")
+        if self._read is not None and self._read[0] >= view["round"]:
+            self._read = None  # a new game
+        if last is None or (self._read is not None and self._read[0] >= last["round"]):
+            return
+        weights = self.kinds_now(view) * self.likelihoods(view, last)
+        total = weights.sum()
+        if total > 0:
+            self._read = (last["round"], weights / total)
+
+    def likelihoods(self, view: dict[str, Any], last: dict[str, Any]) -> Array:
+        """``[kind]``: the chance each kind of player makes the other's moves of a lifted
+        round, holding the cup it showed (1 each where the round cannot be read)."""
+        me = view["seat"]
+        cups_then = last["cups"]
+        others = [s for s, c in enumerate(cups_then) if c and s != me]
+        if len(others) != 1 or not cups_then[me] or "wild" not in last:
+            return np.ones(len(self.kinds))
+        other = others[0]
+        actions = [(seat, action) for seat, action in last["actions"]]
+        first = self.game.parse_action(actions[0][1]) if actions else None
+        palifico = self.game.rules.ones_wild and not last["wild"]
+        stock = list(view["stock"])
+        stock[last["seat"]] += last["change"]
+        then = {**view, "dice_counts": [len(c) if c else 0 for c in cups_then],
+                "total_dice": sum(len(c) for c in cups_then if c), "ones_wild": last["wild"],
+                "locked_face": first.face if palifico and isinstance(first, Bid) else None,
+                "your_dice": cups_then[me], "stock": stock,
+                "alive": [bool(c) for c in cups_then]}
+        rolls, _ = cups(len(cups_then[other]), self.game.rules.faces)
+        cup = rolls.index(tuple(sorted(cups_then[other])))
+        n = len(rolls)
+        odds = np.ones(len(self.kinds))
+        for t, (seat, action) in enumerate(actions):
+            if seat != other:
+                continue
+            rnd = Round.of(self.game, {**then, "history": [
+                {"seat": s, "action": a} for s, a in actions[:t]]})
+            told = frozenset(b.face for s, b in rnd.said if s == me)
+            after = rnd.index(rnd.said[-1][1]) if rnd.said else None
+            raises, dudo, calza, raise_p = self.their_policy(rnd, told, after)
+            move = self.game.parse_action(action)
+            if isinstance(move, Bid):
+                if rnd.index(move) not in raises:
+                    continue  # a round this reading does not follow
+                column = raise_p[:, raises.index(rnd.index(move))]
+            else:
+                column = dudo if isinstance(move, Dudo) else calza
+            odds *= column[cup::n]
+        return odds
 
     # -- what each move is worth ----------------------------------------------------------
     def values(self, rnd: Round, belief: Array, legal: Sequence[Action]) -> dict[str, float]:
