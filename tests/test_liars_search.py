@@ -17,8 +17,9 @@ from kastkopp.strategy.liars_dice import NaiveLiarsBot, StrongLiarsBot
 from kastkopp.strategy.liars_search import Round, SearchLiarsBot, cups
 
 
-def rolled(game, *cups_by_seat):
-    state = game.new_state()
+def rolled(start, *cups_by_seat):
+    """Roll the cups of a round (``start``: a game, or a state between rounds)."""
+    state = start.new_state() if hasattr(start, "new_state") else start
     while (chance := state.chance()) is not None:
         state = state.resolve(cups_by_seat[chance.seat])
     return state
@@ -108,3 +109,32 @@ def test_it_challenges_a_bid_its_own_cup_makes_unlikely_and_raises_on_a_sure_one
     state = start.apply("bid 1x2")  # seat 1 holds a two itself
     choice = bot.choose(state.view(1), state.legal_actions(), random.Random(0))
     assert isinstance(choice, Bid)
+
+
+def test_a_palifico_opening_tells_the_face_the_opener_holds():
+    # seat 0 falls to one die; in the palifico round it opens 1x4, ones not wild
+    game = load("liars_dice", preset="perudo", players=2, dice=2)
+    state = rolled(game, (5, 6), (2, 2)).apply("bid 2x6").apply("dudo")
+    state = rolled(state, (4,), (3, 6))
+    assert state.view(1)["palifico"] == 0
+    rnd = Round.of(game, state.apply("bid 1x4").view(1))
+    belief = SearchLiarsBot(game).belief(rnd).reshape(3, 6).sum(axis=0)
+    assert belief[3] > 0.9  # the cup (4,)
+
+
+def test_the_cup_lifted_last_round_tells_what_kind_of_player_the_other_is():
+    # seat 0 bids as the naive bot does (the lowest bid on its best face, then a challenge
+    # of a bid that would take it past half the dice); the strong bot opens 2x5 with (5, 5)
+    game = load("liars_dice", preset="perudo", players=2, dice=2)
+    bot = SearchLiarsBot(game)
+    state = rolled(game, (5, 5), (3, 6)).apply("bid 1x5").apply("bid 2x6").apply("dudo")
+    state = rolled(state, (2, 3), (4,))
+    view = state.view(1)
+    assert view["last_round"]["cups"] == [[5, 5], [3, 6]]
+    bot.read_last_round(view)
+    strong, naive, _ = bot.kinds_now(view)
+    assert naive > 2 * bot.kinds[1] and strong < bot.kinds[0] / 4
+    # a new game starts from the prior again
+    fresh = rolled(game, (2, 3), (4, 5)).view(1)
+    bot.read_last_round(fresh)
+    assert list(bot.kinds_now(fresh)) == list(bot.kinds)
