@@ -11,6 +11,9 @@ turn it:
    bid the other made this round it weighs each kind and cup by how likely that bid was
    from them. After a bid of many fives the cups with fives weigh more, and a bid the
    strong bot would never make with any likely cup moves the belief to the other kinds.
+   The kind carries over from round to round: when cups are lifted, the other's moves are
+   weighed again with the cup it showed (``keep`` of that reading is kept, the rest is
+   the prior ``kinds``, so the belief can still change its mind).
 2. **Values every move against that belief,** in the chance of winning the game from the
    dice each player would have left (rounds taken as even: a die counts for more when few
    are left). A challenge and an exact call are valued exactly over the believed cups. A
