@@ -905,7 +905,7 @@ def test_kastkopp_games_shows_every_house_rule_preset_and_bot():
     assert [p["name"] for p in liars["presets"]] == list(LiarsRules.PRESETS)
     # and bot:ismcts where the openspiel extra is installed (tests/test_interop_ismcts.py)
     assert [b["name"] for b in liars["bots"] if b["name"] != "ismcts"] == \
-        ["random", "naive", "strong"]
+        ["random", "naive", "search", "strong"]
     assert liars["players"] == {"min": 2, "max": 10, "default": 3}
 
 
