@@ -166,8 +166,9 @@ class SearchLiarsBot(Player):
     keep: float = 0.97  # of the kinds read from lifted cups, kept against the prior
     model: StrongLiarsBot = field(init=False)
     fallback: StrongLiarsBot = field(init=False)
-    # what the lifted cups of earlier rounds of this game say of the other's kind
-    _read: tuple[int, Array] | None = field(default=None, init=False, repr=False)
+    # what the lifted cups of earlier rounds of this game say of the other's kind: the
+    # seat it was read for, the last round read, the belief in each kind
+    _read: tuple[int, int, Array] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.model = StrongLiarsBot(self.game)
@@ -351,22 +352,28 @@ class SearchLiarsBot(Player):
         """The belief in each kind of player before this round's bids: the prior, moved by
         what the other did in earlier rounds of this game with the cup it showed."""
         prior = np.array(self.kinds)
-        if self._read is None or self._read[0] >= view["round"]:
+        if not self._still(view):
             return prior
-        return self.keep * self._read[1] + (1 - self.keep) * prior
+        assert self._read is not None
+        return self.keep * self._read[2] + (1 - self.keep) * prior
+
+    def _still(self, view: dict[str, Any]) -> bool:
+        """Whether the kinds read so far are of this game and seat (not an earlier game)."""
+        return (self._read is not None and self._read[0] == view["seat"]
+                and self._read[1] < view["round"])
 
     def read_last_round(self, view: dict[str, Any]) -> None:
         """Fold the round just lifted into the belief in the other's kind: how likely each
         kind was to make its moves holding the cup it showed."""
         last = view.get("last_round")
-        if self._read is not None and self._read[0] >= view["round"]:
+        if not self._still(view):
             self._read = None  # a new game
-        if last is None or (self._read is not None and self._read[0] >= last["round"]):
+        if last is None or (self._read is not None and self._read[1] >= last["round"]):
             return
         weights = self.kinds_now(view) * self.likelihoods(view, last)
         total = weights.sum()
         if total > 0:
-            self._read = (last["round"], weights / total)
+            self._read = (view["seat"], last["round"], weights / total)
 
     def likelihoods(self, view: dict[str, Any], last: dict[str, Any]) -> Array:
         """``[kind]``: the chance each kind of player makes the other's moves of a lifted
