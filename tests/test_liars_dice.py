@@ -722,9 +722,10 @@ def test_odds_list_the_chance_of_every_count():
         odds_for(game(), dice="3")
 
 
-def test_the_bots_are_strong_naive_and_random():
+def test_the_bots_are_search_strong_naive_and_random():
     # and bot:ismcts where the openspiel extra is installed (tests/test_interop_ismcts.py)
-    assert [b for b in bot_names("liars_dice") if b != "ismcts"] == ["random", "naive", "strong"]
+    assert [b for b in bot_names("liars_dice") if b != "ismcts"] == [
+        "random", "naive", "search", "strong"]
 
 
 def test_the_strong_bot_challenges_an_impossible_bid_and_believes_one_it_can_see():
@@ -904,7 +905,7 @@ def test_kastkopp_games_shows_every_house_rule_preset_and_bot():
     assert [p["name"] for p in liars["presets"]] == list(LiarsRules.PRESETS)
     # and bot:ismcts where the openspiel extra is installed (tests/test_interop_ismcts.py)
     assert [b["name"] for b in liars["bots"] if b["name"] != "ismcts"] == \
-        ["random", "naive", "strong"]
+        ["random", "naive", "search", "strong"]
     assert liars["players"] == {"min": 2, "max": 10, "default": 3}
 
 

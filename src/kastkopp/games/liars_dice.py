@@ -1076,7 +1076,7 @@ class LiarsDice(Game[LiarsView]):
     rules_class: ClassVar[type[Rules]] = LiarsRules
     parts: ClassVar[Parts] = Parts(
         strategy=("kastkopp.strategy.liars_dice", "kastkopp.strategy.liars_odds",
-                  "kastkopp.interop.ismcts"),
+                  "kastkopp.strategy.liars_search", "kastkopp.interop.ismcts"),
         review=("kastkopp.strategy.liars_dice_review",), sheet=("kastkopp.sheets.liars",),
         commands=("kastkopp.cli.solvers.liars_dice",), about="about:liars_dice",
         renderer="games/liars_dice.js")
