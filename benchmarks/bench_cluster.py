@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import sys
 import time
@@ -38,15 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 
-from clustertools import Cluster, pairs
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system time of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+from clustertools import Cluster, cpu_seconds, pairs, waited
 
 
 @dataclass
@@ -93,15 +84,6 @@ async def measure(cluster: Cluster, tables: int, seconds: float, think: float) -
         player.stop()
     await asyncio.gather(*tasks)
     return Result(len(pids), moves, took, latencies, used, (f"{load:.1f}", f"{after:.1f}"))
-
-
-def waited(pid: int) -> float:
-    """Seconds the process's threads have waited so far for a CPU (the run queue)."""
-    total = 0
-    for thread in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(OSError):
-            total += int((thread / "schedstat").read_text().split()[1])
-    return total / 1e9
 
 
 async def failover(cluster: Cluster, tables: int, kills: int, think: float) -> str:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from clustertools import Cluster, logs, pairs
+from clustertools import Cluster, logs, pairs, waited
 
 from kastkopp.server.client import Player
 
@@ -23,10 +23,16 @@ pytestmark = pytest.mark.cluster
 
 KILLS = 10
 CARRY_ON = 2.0  # seconds: a kill counts the sockets cut off within this much of it
-# Every client plays again after a kill or a stop. The site's target is within 2 s; on a
-# machine shared by other work the slowest return has taken up to 37 s, so the bound
-# asserted is that no client is left behind, and how long they took is in the message.
-RESUMES_WITHIN = 45.0
+TARGET = 2.0  # seconds: the site's target, every client plays again within it of a kill
+# What this test asserts. Every kill after the first cuts off all 200 clients at once (the
+# restarted process gets no sockets until the next kill), and the process left serves them
+# all while the others' play goes on. Where the machine's two cores are shared with other
+# work, the returns take as long as the processes wait for a CPU: at a load average of 15
+# on 2 cores they waited 3 s a second (summed over threads) and the slowest return took
+# up to 4 s. So the bound asserted is the one that holds there, and the message gives the
+# spread with how long the process left waited for a CPU after each kill.
+# `benchmarks/bench_cluster.py --kills` shows the 2 s target with fewer clients (docs/deploy.md).
+RESUMES_WITHIN = 8.0
 
 
 @pytest.fixture(scope="module")
@@ -68,15 +74,22 @@ def spread(returns: list[tuple[float, float]]) -> str:
 
 
 def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluster):
-    async def run() -> tuple[list[Player], list[float]]:
+    killed: list[float] = []
+    # after each kill: seconds the process left waited for a CPU, in how many seconds
+    starved: list[tuple[float, float]] = []
+
+    async def run() -> list[Player]:
         players = await pairs(cluster, 100, seed=1)
         tasks = [asyncio.create_task(p.play()) for p in players]
-        killed: list[float] = []
         await asyncio.sleep(3)
         for round_ in range(KILLS):
             which = round_ % 2 + 1
+            left = cluster.pids()[2 - which]
             killed.append(time.monotonic())
+            before = waited(left)
             await asyncio.to_thread(cluster.run, "kill", str(which))
+            await asyncio.sleep(CARRY_ON)
+            starved.append((waited(left) - before, time.monotonic() - killed[-1]))
             await asyncio.to_thread(cluster.run, "serve", str(which))
             await asyncio.sleep(2)
         # every client still plays after the last kill: its moves go on being acknowledged
@@ -91,18 +104,23 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
         stuck = [p.table for p, n in zip(players, before, strict=True)
                  if len(p.played.acked) == n]
         assert stuck == [], f"{len(stuck)} clients made no move after the last kill"
-        return players, killed
+        return players
 
-    players, killed = asyncio.run(run())
+    players = asyncio.run(run())
     assert len(players) == 200
     check_logs(cluster, players)
     returns = [(at, took) for p in players for at, took in p.played.returns]
     # each kill cut off the sockets of the process killed, and every one came back in time
-    for at in killed:
-        cut = [took for lost, took in returns if at <= lost < at + CARRY_ON]
+    report = [spread(returns)]
+    for at, (waiting, window) in zip(killed, starved, strict=True):
+        cut = sorted(took for lost, took in returns if at <= lost < at + CARRY_ON)
         assert cut, "a kill cut off no socket"
-    assert max(took for _, took in returns) <= RESUMES_WITHIN, spread(returns)
-    print(spread(returns))
+        report.append(f"{len(cut)} cut off: p50 {cut[len(cut) // 2]:.2f} s, max {cut[-1]:.2f} "
+                      f"s, within {TARGET:.0f} s {sum(t <= TARGET for t in cut)}; the process "
+                      f"left waited {waiting:.1f} s for a CPU (its threads together) in the "
+                      f"{window:.1f} s after the kill")
+    assert max(took for _, took in returns) <= RESUMES_WITHIN, "\n".join(report)
+    print("\n".join(report))
     assert sum(len(p.played.acked) for p in players) > 1000
 
 

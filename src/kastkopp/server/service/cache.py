@@ -21,6 +21,7 @@ from kastkopp.server.service.live import LiveTable, SeatInfo, TableNotFound
 from kastkopp.store import Account, GameTable, LogEvent, Seat, TableSetting
 from kastkopp.store.log_writer import row_event
 
+LOADED_TOGETHER = 32  # tables read in one batch at most
 FINISHED_KEPT = 64  # finished tables read again, kept in memory (least recently used out)
 
 
@@ -30,8 +31,9 @@ class TableCache(TableService):
     @functools.cached_property
     def _loads(self) -> Batched[str, LiveTable]:
         # tables asked for at the same moment (players coming back from a process that
-        # died) are read from the database together
-        return Batched(self._load_many)
+        # died) are read from the database together; a few dozen at a time, so the first
+        # players back need not wait for the replay of every table of the crowd
+        return Batched(self._load_many, most=LOADED_TOGETHER)
 
     async def get(self, table_id: str) -> LiveTable:
         """The live table, loaded from the database on first use."""
