@@ -24,15 +24,17 @@ pytestmark = pytest.mark.cluster
 KILLS = 10
 CARRY_ON = 2.0  # seconds: a kill counts the sockets cut off within this much of it
 TARGET = 2.0  # seconds: the site's target, every client plays again within it of a kill
-# What this test asserts. Every kill after the first cuts off all 200 clients at once (the
-# restarted process gets no sockets until the next kill), and the process left serves them
-# all while the others' play goes on. Where the machine's two cores are shared with other
-# work, the returns take as long as the processes wait for a CPU: at a load average of 15
-# on 2 cores they waited 3 s a second (summed over threads) and the slowest return took
-# up to 4 s. So the bound asserted is the one that holds there, and the message gives the
-# spread with how long the process left waited for a CPU after each kill.
-# `benchmarks/bench_cluster.py --kills` shows the 2 s target with fewer clients (docs/deploy.md).
-RESUMES_WITHIN = 8.0
+# What this test asserts. The first kill cuts off half the clients, and the process left
+# already shows every table: all of them are back within the target (measured: 1.4 s at
+# most, at a load average of 22 on the 2 cores). Every later kill cuts off all 200 at once
+# (the restarted process gets no sockets until the next kill) and the process left, which
+# has just started, reads every table while the others' play goes on. There the returns
+# take as long as the processes wait for a CPU on a machine shared with other work: 200
+# back within 1.98 s when the process left waited 2.6 s for a CPU in the 3.1 s after the
+# kill (load 7.5), within 6.3 s when it waited 8.1 s in 4.4 s (load 13). So for those the
+# bound asserted is the one that held there with room, and the message gives each kill's
+# spread with that wait. docs/deploy.md has the figures and bench_cluster --kills.
+RESUMES_WITHIN = 10.0
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +121,8 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
                       f"s, within {TARGET:.0f} s {sum(t <= TARGET for t in cut)}; the process "
                       f"left waited {waiting:.1f} s for a CPU (its threads together) in the "
                       f"{window:.1f} s after the kill")
+    first = [took for lost, took in returns if killed[0] <= lost < killed[0] + CARRY_ON]
+    assert max(first) <= TARGET, "\n".join(report)
     assert max(took for _, took in returns) <= RESUMES_WITHIN, "\n".join(report)
     print("\n".join(report))
     assert sum(len(p.played.acked) for p in players) > 1000
