@@ -216,3 +216,31 @@ def test_a_process_told_of_a_move_with_its_events_shows_the_position_it_led_to(s
             there.writer.close()
 
     asyncio.run(run())
+
+
+def test_a_table_whose_log_cannot_be_replayed_fails_alone_in_its_batch(store):
+    from sqlalchemy import update
+
+    from kastkopp.engine import LogError
+    from kastkopp.store import LogEvent
+
+    (anna, _), (bo, _) = people(store)
+
+    async def run() -> None:
+        playing, fresh = Hub(store), Hub(store)
+        try:
+            broken, sound = await tables_in_play(playing, [anna, bo], 2, moves=3)
+            with store.session() as session:  # an action the game cannot read
+                session.execute(update(LogEvent).where(LogEvent.table_id == broken,
+                                                       LogEvent.kind == "action")
+                                .values(action="no such move"))
+            found = await asyncio.gather(fresh.get(broken), fresh.get(sound),
+                                         return_exceptions=True)
+            assert fresh._loads.calls == 1
+            assert isinstance(found[0], LogError)
+            assert frames(found[1]) == frames(await playing.get(sound))
+        finally:
+            playing.writer.close()
+            fresh.writer.close()
+
+    asyncio.run(run())

@@ -21,11 +21,13 @@ V = TypeVar("V")
 class Batched(Generic[K, V]):
     """``await batched.get(key)``: ``lookup(keys)`` run in a thread for every key waiting.
 
-    ``lookup`` returns what it found by key; a key it leaves out is answered ``None``. An
-    error in a call is raised to every caller whose key was in it.
+    ``lookup`` returns what it found by key; a key it leaves out is answered ``None``, and
+    an exception found for one key is raised to its callers only. An error of the whole
+    call is raised to every caller whose key was in it.
     """
 
-    def __init__(self, lookup: Callable[[list[K]], Mapping[K, V]], most: int = 500) -> None:
+    def __init__(self, lookup: Callable[[list[K]], Mapping[K, V | Exception]],
+                 most: int = 500) -> None:
         self.lookup = lookup
         self.most = most  # keys in one call at most (a query's IN list stays bounded)
         self.calls = 0  # calls made so far (what the batching saved shows against this)
@@ -58,14 +60,14 @@ class Batched(Generic[K, V]):
             self._runner = None
 
 
-def _answer(batch: Iterable[tuple[K, asyncio.Future[V | None]]], found: Mapping[K, V] | None,
-            error: Exception | None) -> None:
+def _answer(batch: Iterable[tuple[K, asyncio.Future[V | None]]],
+            found: Mapping[K, V | Exception] | None, error: Exception | None) -> None:
     for key, future in batch:
         if future.done():
             continue
-        if error is not None:
-            future.set_exception(error)
+        value = error if error is not None else (found or {}).get(key)
+        if isinstance(value, Exception):
+            future.set_exception(value)
             future.exception()  # retrieved here: callers that gave up leave no warning
         else:
-            assert found is not None
-            future.set_result(found.get(key))
+            future.set_result(value)

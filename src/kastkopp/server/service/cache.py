@@ -66,11 +66,14 @@ class TableCache(TableService):
         live = self._load_many([table_id]).get(table_id)
         if live is None:
             raise TableNotFound("there is no table '{table}'", table=table_id)
+        if isinstance(live, Exception):
+            raise live
         return live
 
-    def _load_many(self, ids: list[str]) -> dict[str, LiveTable]:
+    def _load_many(self, ids: list[str]) -> dict[str, LiveTable | Exception]:
         """The tables found among ``ids``, four queries however many (rows, not objects:
-        a table's log may be long)."""
+        a table's log may be long). A table that cannot be made from its rows is the
+        error it raised, for its callers only: the others of the batch load."""
         ids = [table_id for table_id in ids if len(table_id) <= 16]
         if not ids:
             return {}
@@ -96,9 +99,14 @@ class TableCache(TableService):
             paces = {str(table_id): pace for table_id, pace in session.execute(
                 select(TableSetting.table_id, TableSetting.pace)
                 .where(TableSetting.table_id.in_(list(rows))))}
-        return {table_id: self._live(row, seats[table_id], events[table_id],
-                                     paces.get(table_id))
-                for table_id, row in rows.items()}
+        loaded: dict[str, LiveTable | Exception] = {}
+        for table_id, row in rows.items():
+            try:
+                loaded[table_id] = self._live(row, seats[table_id], events[table_id],
+                                              paces.get(table_id))
+            except Exception as exc:  # its own callers hear of it
+                loaded[table_id] = exc
+        return loaded
 
     def _live(self, row: GameTable, seat_rows: list[Any], event_rows: list[Any],
               pace: float | None) -> LiveTable:
