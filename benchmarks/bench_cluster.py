@@ -12,10 +12,17 @@ and the ratio of two processes to one, the peer measured in the same run. The pl
 in this process (one event loop) and take CPU from the same cores; so do nginx, PostgreSQL
 and Redis.
 
-Usage (bounded: at most 300 tables, 120 s)::
+With ``--kills N``, two processes only: one is killed with ``kill -9`` and started again,
+then the other, N times, while the players play; printed for each kill, how long its
+clients took to play again (from the socket breaking to the first frame on a new one),
+with the CPU the other process used and the time it waited for a CPU meanwhile (from
+``/proc``); then all returns against the peer, a move's acknowledgement in the same run.
+
+Usage (bounded: at most 300 tables, 120 s, 20 kills)::
 
     python benchmarks/bench_cluster.py --tables 50 --seconds 20
     python benchmarks/bench_cluster.py --tables 10 --seconds 5      # a quick look
+    python benchmarks/bench_cluster.py --tables 25 --kills 6 --think 0.3
 """
 
 from __future__ import annotations
@@ -30,15 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 
-from clustertools import Cluster, pairs
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system time of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+from clustertools import Cluster, cpu_seconds, pairs, waited
 
 
 @dataclass
@@ -87,15 +86,71 @@ async def measure(cluster: Cluster, tables: int, seconds: float, think: float) -
     return Result(len(pids), moves, took, latencies, used, (f"{load:.1f}", f"{after:.1f}"))
 
 
+async def failover(cluster: Cluster, tables: int, kills: int, think: float) -> str:
+    """Kill -9 one server process, start it again, the other next: ``kills`` times. Each
+    client's return is timed from its socket breaking to its first frame on a new one."""
+    players = await pairs(cluster, tables, seed=11, think=(think, think))
+    tasks = [asyncio.create_task(p.play()) for p in players]
+    await asyncio.sleep(2)
+    kills_at: list[tuple[float, str]] = []
+    for round_ in range(kills):
+        which = round_ % 2 + 1
+        survivor = cluster.pids()[2 - which]
+        before, load = (waited(survivor), cpu_seconds(survivor)), os.getloadavg()[0]
+        at = time.monotonic()
+        await asyncio.to_thread(cluster.run, "kill", str(which))
+        await asyncio.sleep(3)
+        kills_at.append((at, f"the other process used {cpu_seconds(survivor) - before[1]:.2f}"
+                             f" s of CPU in 3 s and waited {waited(survivor) - before[0]:.2f} "
+                             f"s for one; load {load:.1f}"))
+        await asyncio.to_thread(cluster.run, "serve", str(which))
+        await asyncio.sleep(1)
+    for player in players:
+        player.stop()
+    await asyncio.gather(*tasks)
+    lines = []
+    ends = [at for at, _ in kills_at[1:]] + [time.monotonic()]
+    for index, ((at, note), end) in enumerate(zip(kills_at, ends, strict=True)):
+        took = sorted(t for p in players for lost, t in p.played.returns if at <= lost < end)
+        lines.append(f"kill {index + 1}: {len(took)} returns, p50 {quantile(took, 0.5):.2f} s,"
+                     f" max {max(took or [0]):.2f} s; {note}")
+    took = sorted(t for p in players for _, t in p.played.returns)
+    moves = sorted(s for p in players for s in p.played.ack_seconds)
+    lines.append(f"all {len(took)} returns: p50 {quantile(took, 0.5):.2f} s, p99 "
+                 f"{quantile(took, 0.99):.2f} s, max {max(took or [0]):.2f} s; a move's "
+                 f"acknowledgement (the peer) p99 {quantile(moves, 0.99):.2f} s: returns p99 "
+                 f"/ moves p99 {quantile(took, 0.99) / max(quantile(moves, 0.99), 1e-9):.1f}x")
+    return "\n".join(lines)
+
+
+def quantile(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables of two players")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a player waits before each move (0: at once)")
+    parser.add_argument("--kills", type=int, default=0,
+                        help="instead: kill -9 a process this many times (at most 20) and "
+                             "time each client's return")
     args = parser.parse_args()
-    if not 1 <= args.tables <= 300 or not 1 <= args.seconds <= 120:
-        parser.error("at most 300 tables and 120 seconds")
+    if not 1 <= args.tables <= 300 or not 1 <= args.seconds <= 120 or \
+            not 0 <= args.kills <= 20:
+        parser.error("at most 300 tables, 120 seconds and 20 kills")
+    if args.kills:
+        cluster = Cluster(servers=2).start()
+        try:
+            report = asyncio.run(failover(cluster, args.tables, args.kills, args.think))
+        finally:
+            cluster.stop()
+        print(f"{2 * args.tables} players at {args.tables} tables through nginx, two "
+              f"processes, one killed with kill -9 {args.kills} times; "
+              f"{os.cpu_count()} cores")
+        print(report)
+        return
     results = []
     for servers in (1, 2):
         cluster = Cluster(servers=servers).start()

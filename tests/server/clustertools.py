@@ -6,6 +6,7 @@ Used by the cluster tests and by ``benchmarks/bench_cluster.py``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import subprocess
@@ -21,6 +22,7 @@ from kastkopp.server.client import Player
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "cluster.sh"
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -70,6 +72,22 @@ class Cluster:
     def pids(self) -> list[int]:
         return [int((self.directory / f"server{n}.pid").read_text())
                 for n in range(1, self.servers + 1)]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def waited(pid: int) -> float:
+    """Seconds the process's threads have waited so far for a CPU (the run queue): on a
+    machine shared with other work, the time it was ready to run and could not."""
+    total = 0
+    for thread in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            total += int((thread / "schedstat").read_text().split()[1])
+    return total / 1e9
 
 
 async def _post(client: httpx.AsyncClient, path: str, **kwargs: Any) -> dict[str, Any]:

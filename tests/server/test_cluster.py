@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from clustertools import Cluster, logs, pairs
+from clustertools import Cluster, logs, pairs, waited
 
 from kastkopp.server.client import Player
 
@@ -23,10 +23,18 @@ pytestmark = pytest.mark.cluster
 
 KILLS = 10
 CARRY_ON = 2.0  # seconds: a kill counts the sockets cut off within this much of it
-# Every client plays again after a kill or a stop. The site's target is within 2 s; on a
-# machine shared by other work the slowest return has taken up to 37 s, so the bound
-# asserted is that no client is left behind, and how long they took is in the message.
-RESUMES_WITHIN = 45.0
+TARGET = 2.0  # seconds: the site's target, every client plays again within it of a kill
+# What this test asserts. The first kill cuts off half the clients, and the process left
+# already shows every table: all of them are back within the target (measured: 1.4 s at
+# most, at a load average of 22 on the 2 cores). Every later kill cuts off all 200 at once
+# (the restarted process gets no sockets until the next kill) and the process left, which
+# has just started, reads every table while the others' play goes on. There the returns
+# take as long as the processes wait for a CPU on a machine shared with other work: 200
+# back within 1.98 s when the process left waited 2.6 s for a CPU in the 3.1 s after the
+# kill (load 7.5), within 6.3 s when it waited 8.1 s in 4.4 s (load 13). So for those the
+# bound asserted is the one that held there with room, and the message gives each kill's
+# spread with that wait. docs/deploy.md has the figures and bench_cluster --kills.
+RESUMES_WITHIN = 10.0
 
 
 @pytest.fixture(scope="module")
@@ -68,15 +76,22 @@ def spread(returns: list[tuple[float, float]]) -> str:
 
 
 def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluster):
-    async def run() -> tuple[list[Player], list[float]]:
+    killed: list[float] = []
+    # after each kill: seconds the process left waited for a CPU, in how many seconds
+    starved: list[tuple[float, float]] = []
+
+    async def run() -> list[Player]:
         players = await pairs(cluster, 100, seed=1)
         tasks = [asyncio.create_task(p.play()) for p in players]
-        killed: list[float] = []
         await asyncio.sleep(3)
         for round_ in range(KILLS):
             which = round_ % 2 + 1
+            left = cluster.pids()[2 - which]
             killed.append(time.monotonic())
+            before = waited(left)
             await asyncio.to_thread(cluster.run, "kill", str(which))
+            await asyncio.sleep(CARRY_ON)
+            starved.append((waited(left) - before, time.monotonic() - killed[-1]))
             await asyncio.to_thread(cluster.run, "serve", str(which))
             await asyncio.sleep(2)
         # every client still plays after the last kill: its moves go on being acknowledged
@@ -91,18 +106,25 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
         stuck = [p.table for p, n in zip(players, before, strict=True)
                  if len(p.played.acked) == n]
         assert stuck == [], f"{len(stuck)} clients made no move after the last kill"
-        return players, killed
+        return players
 
-    players, killed = asyncio.run(run())
+    players = asyncio.run(run())
     assert len(players) == 200
     check_logs(cluster, players)
     returns = [(at, took) for p in players for at, took in p.played.returns]
     # each kill cut off the sockets of the process killed, and every one came back in time
-    for at in killed:
-        cut = [took for lost, took in returns if at <= lost < at + CARRY_ON]
+    report = [spread(returns)]
+    for at, (waiting, window) in zip(killed, starved, strict=True):
+        cut = sorted(took for lost, took in returns if at <= lost < at + CARRY_ON)
         assert cut, "a kill cut off no socket"
-    assert max(took for _, took in returns) <= RESUMES_WITHIN, spread(returns)
-    print(spread(returns))
+        report.append(f"{len(cut)} cut off: p50 {cut[len(cut) // 2]:.2f} s, max {cut[-1]:.2f} "
+                      f"s, within {TARGET:.0f} s {sum(t <= TARGET for t in cut)}; the process "
+                      f"left waited {waiting:.1f} s for a CPU (its threads together) in the "
+                      f"{window:.1f} s after the kill")
+    first = [took for lost, took in returns if killed[0] <= lost < killed[0] + CARRY_ON]
+    assert max(first) <= TARGET, "\n".join(report)
+    assert max(took for _, took in returns) <= RESUMES_WITHIN, "\n".join(report)
+    print("\n".join(report))
     assert sum(len(p.played.acked) for p in players) > 1000
 
 

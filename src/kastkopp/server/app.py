@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -44,8 +45,9 @@ from kastkopp.server import (
     review_try,
     sheets_api,
 )
+from kastkopp.server.batched import Batched
 from kastkopp.server.bodies import StrictJson
-from kastkopp.server.deps import Settings
+from kastkopp.server.deps import Settings, accounts_for
 from kastkopp.server.hub import Hub
 from kastkopp.server.limits import Limiter, RateLimits, RefuseEarly
 from kastkopp.server.lobby import ABANDONED_AFTER
@@ -163,6 +165,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.limiter = Limiter(settings.rate_limits)
     hub = app.state.hub = Hub(store, bot_delay=settings.bot_delay, workers=pool,
                               publish=bridge.publish if bridge is not None else None)
+    app.state.token_accounts = Batched(functools.partial(accounts_for, store))
     runner = app.state.series = SeriesRunner(hub)
     hub.on_finish, hub.on_ready = runner.table_finished, runner.table_ready
     await hub.resume()

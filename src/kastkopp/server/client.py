@@ -8,7 +8,8 @@
 
 Behind a proxy the socket may reach any server process, and a process may stop (SIGTERM:
 close code 1012) or die (the connection breaks). Either way the player connects again at
-once, through the same URL, and carries on from the frame it is sent then:
+once, through the same URL (after a failed attempt, a random wait of up to 50 ms that
+doubles with each failure up to a second), and carries on from the frame it is sent then:
 
 - a move sent but not acknowledged is sent again, the same action for the same ``seq``,
   if the new frame is still that position: it had not been committed;
@@ -25,12 +26,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 SERVICE_RESTART = 1012
+BACKOFF_FIRST = 0.05  # seconds: the most the first retry waits
+BACKOFF_MOST = 1.0  # seconds: the most any retry waits
+# seconds between pings, and to wait for the answer: a socket whose far end went without
+# closing it (a host that died, a cable) is given up after twice this at most
+PING_EVERY = 10.0
 
 
 @dataclass
@@ -54,6 +61,7 @@ class Player:
     think: float = 0.0  # seconds to wait before each move
     played: Played = field(default_factory=Played)
     _stopped: asyncio.Event = field(default_factory=asyncio.Event)
+    _random: random.Random = field(default_factory=random.Random)
     _next_id: int = 0
 
     def stop(self) -> None:
@@ -69,13 +77,17 @@ class Player:
         sent: dict[int, dict[str, Any]] = {}  # moves sent and not yet answered, by id
         seen = -1  # the latest position seen
         lost_at: float | None = None
+        tries = 0  # failed connections since a frame last came
         while not self._stopped.is_set():
             again = lost_at is not None  # unanswered moves may be sent again, once
             try:
                 async with websockets.connect(address, additional_headers=headers,
-                                              open_timeout=5, max_size=2**20) as socket:
+                                              open_timeout=5, max_size=2**20,
+                                              ping_interval=PING_EVERY,
+                                              ping_timeout=PING_EVERY) as socket:
                     while not self._stopped.is_set():
                         frame = json.loads(await self._receive(socket))
+                        tries = 0
                         kind = frame.get("type")
                         move = sent.pop(frame.get("id"), None) if kind != "state" else None
                         if kind == "ack" and move is not None:
@@ -97,11 +109,20 @@ class Player:
             except ConnectionClosed as exc:
                 lost_at = lost_at or time.monotonic()
                 if exc.rcvd is None or exc.rcvd.code != SERVICE_RESTART:
-                    await asyncio.sleep(0.05)  # broken: a moment before trying again
+                    await asyncio.sleep(self._backoff(tries))  # broken: a moment first
+                    tries += 1
             except (OSError, TimeoutError, websockets.InvalidHandshake):
                 lost_at = lost_at or time.monotonic()
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(self._backoff(tries))
+                tries += 1
         return self.played
+
+    def _backoff(self, tries: int) -> float:
+        """Seconds before connecting again after ``tries`` failures in a row: small at
+        first (behind the proxy another process is usually there at once), doubling up to
+        :data:`BACKOFF_MOST`, each a random part of that so a crowd does not come back in
+        step."""
+        return self._random.uniform(0, min(BACKOFF_MOST, BACKOFF_FIRST * 2 ** tries))
 
     async def _receive(self, socket: Any) -> str:
         stop = asyncio.ensure_future(self._stopped.wait())

@@ -79,6 +79,12 @@ def account_for(store: Store, token: str | None) -> Account | None:
         return accounts.account_for(session, token)
 
 
+def accounts_for(store: Store, tokens: list[str]) -> dict[str, Account]:
+    """The accounts of many tokens at once (see :class:`kastkopp.server.batched.Batched`)."""
+    with store.session() as session:
+        return accounts.accounts_for(session, tokens)
+
+
 def current(request: Request) -> Account:
     """The account of the request's session cookie or bearer token (else 401)."""
     account = account_for(store_of(request), token_of(request))

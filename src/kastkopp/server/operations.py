@@ -29,7 +29,7 @@ import logging
 import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -229,18 +229,39 @@ async def follow(store: Store, live: Any) -> bool:
     events, row = await asyncio.to_thread(_since, store, live.id, len(table.events))
     if row is None or live.table is not table:
         return False
-    moved = table.copy()
+    return _replay_onto(live, [row_event(event) for event in events], row.status,
+                        row.outcome, row.forfeit_seat, events[-1].at if events else None)
+
+
+def follow_announced(live: Any, events: list[dict[str, Any]]) -> bool:
+    """Bring a table being played up to the events another process announced with its
+    commit, without reading the database. False when they do not follow on from the
+    position held (one was missed: the log must be read)."""
+    table = live.table
+    if table is None or live.status != "playing" or not events:
+        return False
+    first = events[0].get("seq")
+    if not isinstance(first, int) or first > len(table.events):
+        return False
+    new = events[len(table.events) - first:]  # those held already are skipped
+    return not new or _replay_onto(live, new, "playing", live.outcome, live.forfeit_seat,
+                                   datetime.now(UTC))
+
+
+def _replay_onto(live: Any, events: list[dict[str, Any]], status: str, outcome: Any,
+                 forfeit_seat: int | None, at: datetime | None) -> bool:
+    """The events played on from the table held, made its position (all or nothing)."""
+    moved = live.table.copy()
     try:
         for event in events:
-            moved._replay_event(row_event(event))
+            moved._replay_event(event)
     except Exception:
         return False
     rolls = [e["nonce"] for e in moved.events if e["type"] == "roll"]
     moved.dice.nonce = 1 + max(rolls, default=-1)
-    live.table, live.status = moved, row.status
-    live.outcome, live.forfeit_seat = row.outcome, row.forfeit_seat
-    if events:
-        at = events[-1].at
+    live.table, live.status = moved, status
+    live.outcome, live.forfeit_seat = outcome, forfeit_seat
+    if at is not None:
         live.last_move_at = (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
     return True
 

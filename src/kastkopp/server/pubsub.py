@@ -29,13 +29,35 @@ class RedisBridge:
         self.origin = uuid.uuid4().hex
         self.hub: Hub | None = None
         self.task: asyncio.Task[None] | None = None
-        self.pending: set[asyncio.Task[Any]] = set()
+        self.pending: set[asyncio.Task[Any]] = set()  # the sender, while it sends
+        self.outbox: list[str] = []
+        self.sender: asyncio.Task[None] | None = None
 
     def publish(self, message: dict[str, Any]) -> None:
-        text = json.dumps({**message, "origin": self.origin})
-        task = asyncio.ensure_future(self.client.publish(CHANNEL, text))
-        self.pending.add(task)
-        task.add_done_callback(self.pending.discard)
+        """Announce ``message``. Announcements go out in order on one connection, those
+        made while one round trip is under way together in the next: a burst of commits
+        (a crowd of players back at once) costs a few round trips, not a connection
+        each."""
+        self.outbox.append(json.dumps({**message, "origin": self.origin}))
+        if self.sender is None:
+            task = self.sender = asyncio.ensure_future(self._send())
+            self.pending.add(task)
+            task.add_done_callback(self.pending.discard)
+
+    async def _send(self) -> None:
+        try:
+            while self.outbox:
+                batch, self.outbox = self.outbox, []
+                try:
+                    async with self.client.pipeline(transaction=False) as pipe:
+                        for text in batch:
+                            pipe.publish(CHANNEL, text)
+                        await pipe.execute()
+                except Exception:  # at most once: the others find the moves in the log
+                    log.warning("could not announce %d table event(s) on Redis", len(batch),
+                                exc_info=True)
+        finally:
+            self.sender = None  # at once: a message published from now on starts another
 
     async def start(self, hub: Hub) -> None:
         self.hub = hub
@@ -55,7 +77,9 @@ class RedisBridge:
                 if "chat" in data:  # a chat line: stored already, only to be passed on
                     deliver(self.hub, str(data["table"]), data["chat"])
                     continue
-                await self.hub.remote_change(str(data["table"]), bool(data.get("start")))
+                events = data.get("events")
+                await self.hub.remote_change(str(data["table"]), bool(data.get("start")),
+                                             events if isinstance(events, list) else None)
             except Exception:
                 log.exception("could not follow a table event from another process")
 

@@ -20,7 +20,7 @@ from starlette.types import Receive, Send
 from kastkopp.engine import IllegalAction, KastkoppError, Message, StaleAction
 from kastkopp.locale.messages import translate
 from kastkopp.server import accounts, origin, pages, wire
-from kastkopp.server.deps import HubDep, Me, TableId, account_for, optional, settings_of
+from kastkopp.server.deps import HubDep, Me, TableId, optional, settings_of
 from kastkopp.server.hub import Hub, LiveTable
 from kastkopp.store import Account
 
@@ -92,7 +92,8 @@ async def socket(scope: Any, receive: Receive, send: Send, table_id: str) -> Non
         return
     account = None
     if token:
-        account = await asyncio.to_thread(account_for, websocket.app.state.store, token)
+        # a crowd coming back at once is looked up together
+        account = await websocket.app.state.token_accounts.get(token)
         if account is None:
             await websocket.send_text(json.dumps(
                 {"type": "error", "code": "not_authenticated",

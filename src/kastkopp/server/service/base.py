@@ -46,7 +46,6 @@ class TableService(ABC):
         self.tables: dict[str, LiveTable] = {}
         self.account_watchers: dict[int, set[Watcher]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
-        self._loading: dict[str, asyncio.Lock] = {}
         self.closed = False
 
     def spawn(self, coroutine: Any) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from kastkopp.server import operations
 from kastkopp.server.service.cache import TableCache
 from kastkopp.server.service.live import LiveTable, Watcher
 from kastkopp.server.wire import dumps
@@ -66,10 +67,16 @@ class Broadcasting(TableCache):
         for watcher in list(live.watchers):
             watcher.send(live.frame_text(watcher.seat))
 
-    def _after_change(self, live: LiveTable, drive_bots: bool) -> None:
+    def _after_change(self, live: LiveTable, drive_bots: bool,
+                      events: list[dict[str, Any]] | None = None) -> None:
+        """Tell everybody of a change; ``events``, the new log events of a move that left
+        the game on, go with the announcement so the other processes need not read them."""
         self._broadcast(live)
         if drive_bots and self.publish is not None:
-            self.publish({"table": live.id, "seq": live.seq})
+            message: dict[str, Any] = {"table": live.id, "seq": live.seq}
+            if events:
+                message["events"] = events
+            self.publish(message)
         if live.status == "over":
             for index, seated in enumerate(live.seats):
                 if seated.account_id is not None:
@@ -99,8 +106,10 @@ class Broadcasting(TableCache):
                     "type": "gameStart", "table": live.id, "game": live.game.name,
                     "seat": index, "seed_sha256": live.commitment})
 
-    async def remote_change(self, table_id: str, started: bool = False) -> None:
-        """Another process changed a table: catch up and tell this process's watchers."""
+    async def remote_change(self, table_id: str, started: bool = False,
+                            events: list[dict[str, Any]] | None = None) -> None:
+        """Another process changed a table: catch up (from the ``events`` it announced,
+        else from the log) and tell this process's watchers."""
         live = self.tables.get(table_id)
         if live is None:
             if not self.account_watchers:
@@ -115,7 +124,8 @@ class Broadcasting(TableCache):
             return
         async with live.lock:
             seq, status = live.seq, live.status
-            await self._catch_up(live)
+            if not (events and operations.follow_announced(live, events)):
+                await self._catch_up(live)
         if (live.seq, live.status) != (seq, status) or status == "open":
             if status == "open" and live.status == "playing":
                 self._tell_started(live)

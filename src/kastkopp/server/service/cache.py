@@ -7,6 +7,7 @@ read again stay while they are among the most recent (:data:`FINISHED_KEPT`).
 from __future__ import annotations
 
 import asyncio
+import functools
 from datetime import UTC
 from typing import Any
 
@@ -14,35 +15,41 @@ from sqlalchemy import select
 
 from kastkopp.engine import Table, game_from_json
 from kastkopp.server import operations
+from kastkopp.server.batched import Batched
 from kastkopp.server.service.base import TableService
 from kastkopp.server.service.live import LiveTable, SeatInfo, TableNotFound
 from kastkopp.store import Account, GameTable, LogEvent, Seat, TableSetting
 from kastkopp.store.log_writer import row_event
 
+LOADED_TOGETHER = 32  # tables read in one batch at most
 FINISHED_KEPT = 64  # finished tables read again, kept in memory (least recently used out)
 
 
 class TableCache(TableService):
     """The live tables of this process, each loaded once from the database."""
 
+    @functools.cached_property
+    def _loads(self) -> Batched[str, LiveTable]:
+        # tables asked for at the same moment (players coming back from a process that
+        # died) are read from the database together; a few dozen at a time, so the first
+        # players back need not wait for the replay of every table of the crowd
+        return Batched(self._load_many, most=LOADED_TOGETHER)
+
     async def get(self, table_id: str) -> LiveTable:
         """The live table, loaded from the database on first use."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        try:
-            async with lock:
-                live = self.tables.get(table_id)
-                if live is None:
-                    live = await asyncio.to_thread(self._load, table_id)
-                    self.tables[table_id] = live
-                    if live.status == "over":
-                        self._keep_finished(live)
-        finally:
-            if not lock.locked() and self._loading.get(table_id) is lock:
-                del self._loading[table_id]  # unknown ids must not pile up
-        return live
+        loaded = await self._loads.get(table_id)
+        live = self.tables.get(table_id)  # another caller's load came in first: one table
+        if live is not None:
+            return live
+        if loaded is None:
+            raise TableNotFound("there is no table '{table}'", table=table_id)
+        self.tables[table_id] = loaded
+        if loaded.status == "over":
+            self._keep_finished(loaded)
+        return loaded
 
     def _keep_finished(self, live: LiveTable) -> None:
         """A finished table read again stays while it is among the most recent; the
@@ -56,17 +63,64 @@ class TableCache(TableService):
                 del self.tables[table_id]
 
     def _load(self, table_id: str) -> LiveTable:
+        live = self._load_many([table_id]).get(table_id)
+        if live is None:
+            raise TableNotFound("there is no table '{table}'", table=table_id)
+        if isinstance(live, Exception):
+            raise live
+        return live
+
+    def _load_many(self, ids: list[str]) -> dict[str, LiveTable | Exception]:
+        """The tables found among ``ids``, four queries however many (rows, not objects:
+        a table's log may be long). A table that cannot be made from its rows is the
+        error it raised, for its callers only: the others of the batch load."""
+        ids = [table_id for table_id in ids if len(table_id) <= 16]
+        if not ids:
+            return {}
         with self.store.session() as session:
-            row = session.get(GameTable, table_id) if len(table_id) <= 16 else None
-            if row is None:
-                raise TableNotFound("there is no table '{table}'", table=table_id)
-            seats = self._seat_infos(session, row)
-            events = [row_event(e) for e in session.scalars(
-                select(LogEvent).where(LogEvent.table_id == table_id)
-                .order_by(LogEvent.seq))]
-            setting = session.get(TableSetting, table_id)
-            last = session.scalar(select(LogEvent.at).where(LogEvent.table_id == table_id)
-                                  .order_by(LogEvent.seq.desc()).limit(1))
+            rows = {row.id: row for row in
+                    session.scalars(select(GameTable).where(GameTable.id.in_(ids)))}
+            if not rows:
+                return {}
+            seats: dict[str, list[Any]] = {table_id: [] for table_id in rows}
+            for seat in session.execute(
+                    select(Seat.table_id, Seat.seat, Seat.account_id, Seat.bot, Seat.name,
+                           Seat.client_seed, Account.name.label("account_name"))
+                    .outerjoin(Account, Account.id == Seat.account_id)
+                    .where(Seat.table_id.in_(list(rows)))):
+                seats[seat.table_id].append(seat)
+            events: dict[str, list[Any]] = {table_id: [] for table_id in rows}
+            for event in session.execute(
+                    select(LogEvent.table_id, LogEvent.seq, LogEvent.kind, LogEvent.seat,
+                           LogEvent.action, LogEvent.nonce, LogEvent.faces, LogEvent.at)
+                    .where(LogEvent.table_id.in_(list(rows)))
+                    .order_by(LogEvent.table_id, LogEvent.seq)):
+                events[event.table_id].append(event)
+            paces = {str(table_id): pace for table_id, pace in session.execute(
+                select(TableSetting.table_id, TableSetting.pace)
+                .where(TableSetting.table_id.in_(list(rows))))}
+        loaded: dict[str, LiveTable | Exception] = {}
+        for table_id, row in rows.items():
+            try:
+                loaded[table_id] = self._live(row, seats[table_id], events[table_id],
+                                              paces.get(table_id))
+            except Exception as exc:  # its own callers hear of it
+                loaded[table_id] = exc
+        return loaded
+
+    def _live(self, row: GameTable, seat_rows: list[Any], event_rows: list[Any],
+              pace: float | None) -> LiveTable:
+        """A table as held in memory, from its row, its seats' rows and its log's rows."""
+        seats = [SeatInfo() for _ in range(row.players)]
+        seeds: dict[int, str] = {}
+        for seat in seat_rows:
+            # a name without an account is a player from outside (a hosted table's seat)
+            name = seat.account_name if seat.account_id is not None else seat.name
+            seats[seat.seat] = SeatInfo(seat.account_id, name, seat.bot)
+            if seat.client_seed is not None:
+                seeds[int(seat.seat)] = str(seat.client_seed)
+        if row.contributions is not None:  # the seeds as dealt once it started
+            seeds = {int(c["seat"]): str(c["seed"]) for c in row.contributions}
         game = game_from_json({"game": row.game, "preset": row.preset,
                                "players": row.players, "rules": row.rules})
         live = LiveTable(id=row.id, game=game, owner_id=row.owner_id, seats=seats,
@@ -74,36 +128,13 @@ class TableCache(TableService):
                          client_seed=row.client_seed, clock=row.clock,
                          seconds_per_move=row.seconds_per_move, on_timeout=row.on_timeout,
                          forfeit_seat=row.forfeit_seat, outcome=row.outcome,
-                         source=row.source, seeds=self._seeds_of(table_id, row),
-                         pace=setting.pace if setting is not None else None)
+                         source=row.source, seeds=seeds, pace=pace)
         if row.status != "open":
-            live.table = self._replay(live, events)
-        if last is not None:
-            at = last if last.tzinfo else last.replace(tzinfo=UTC)
-            live.last_move_at = at.timestamp()
+            live.table = self._replay(live, [row_event(e) for e in event_rows])
+        if event_rows:
+            at = event_rows[-1].at
+            live.last_move_at = (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
         return live
-
-    def _seeds_of(self, table_id: str, row: GameTable | None = None) -> dict[int, str]:
-        """The seeds of a table: as dealt once it started, else as its seats hold them."""
-        if row is not None and row.contributions is not None:
-            return {int(c["seat"]): str(c["seed"]) for c in row.contributions}
-        with self.store.session() as session:
-            return {int(seat): str(seed) for seat, seed in session.execute(
-                select(Seat.seat, Seat.client_seed).where(Seat.table_id == table_id,
-                                                          Seat.client_seed.is_not(None)))}
-
-    @staticmethod
-    def _seat_infos(session: Any, row: GameTable) -> list[SeatInfo]:
-        seats = [SeatInfo() for _ in range(row.players)]
-        for seat_row in session.scalars(select(Seat).where(Seat.table_id == row.id)):
-            name = None
-            if seat_row.account_id is not None:
-                account = session.get(Account, seat_row.account_id)
-                name = account.name if account is not None else None
-            elif seat_row.name is not None:
-                name = seat_row.name
-            seats[seat_row.seat] = SeatInfo(seat_row.account_id, name, seat_row.bot)
-        return seats
 
     def _replay(self, live: LiveTable, events: list[dict[str, Any]]) -> Table:
         data = {"format": "kastkopp-log", "version": 1, **live.game.to_json(),

@@ -98,7 +98,7 @@ class Play(Broadcasting):
             live.last_move_at = time.time()
             new_seq = live.seq
         operations.acknowledged()
-        self._after_change(live, drive_bots=True)
+        self._after_change(live, drive_bots=True, events=None if values else move.events)
         return new_seq
 
     def pace_of(self, live: LiveTable) -> float:

@@ -38,7 +38,6 @@ async function loadRenderer() {
 // another server process: all of them read the same log.
 let unanswered = null;
 let resumed = false;  // the socket is new: the first frame decides about `unanswered`
-const SERVICE_RESTART = 1012;  // the server stops and asks to be reached again at once
 
 function send(action) {
   if (!frame) return;
@@ -372,13 +371,12 @@ function connect(again = false) {
     document.body.dataset.connected = "no";
     document.body.dataset.mine = "no";  // until the server says again what is ours to do
     status.textContent = t("Connection lost: reconnecting…");
-    if (event.code === SERVICE_RESTART && retry === 0) {
-      retry = 1;  // at once (spread over 100 ms), through the proxy to another process
-      setTimeout(connect, 100 * Math.random());
-      return;
-    }
-    retry = Math.min(retry + 1, 4);  // at most 4 s between tries
-    setTimeout(connect, 250 * 2 ** retry);
+    // A stop (close code 1012) or a process that died: at once, through the proxy to
+    // another process; after a failed try a wait that doubles up to 2 s. Each wait is a
+    // random part of that, so the players of a process do not all come back in step.
+    const most = Math.min(2000, 100 * 2 ** retry);
+    retry = Math.min(retry + 1, 5);
+    setTimeout(connect, most * Math.random());
   };
 }
 
