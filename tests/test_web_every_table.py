@@ -107,7 +107,7 @@ NAMES = {"linka", "poker", "yatzy", "maxi", "yahtzee", "slosch", "mia", "knack",
          "dudo", "menteur", "palifico"}
 
 
-def english_on_page(page: Any, english: set[str]) -> set[str]:
+def english_on_page(page: Any, english: frozenset[str]) -> set[str]:
     """English words of the catalogs in the title, the table, the toolbar and the narration
     (the games' names aside)."""
     text = page.evaluate("['main h1', '#status', '#board', '#controls', '#talk']"
@@ -268,7 +268,7 @@ def test_every_game_and_preset_played_whole_by_a_person_against_bots(
     table = page.url.rsplit("/", 1)[1]
     page.click("#start")
     rng = random.Random(f"{game}{preset}{size}")
-    english = english_words() if lang != "en" else set()
+    english = english_words() if lang != "en" else frozenset()
     words = ui_strings(lang)
     name = f"{game}-{preset}-{size[0]}x{size[1]}-{lang}"
     turns = {"n": 0, "rounds": 0}
