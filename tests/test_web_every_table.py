@@ -232,17 +232,20 @@ def play_turns(person: Person, move: Callable[[Person], None], turns: int) -> No
 
 def finish_by_requests(person: Person, table: str, rng: random.Random) -> None:
     """The person's remaining turns sent to the action endpoint from the page's session
-    (random legal moves), each next position awaited on the page itself."""
+    (random legal moves; the bots, at no pace, have answered when one returns), then the
+    page has followed the game to its end."""
     request = person.page.request
     for _ in range(4000):
         frame = request.get(f"/api/tables/{table}/state").json()
         if frame["status"] == "over":
+            person.wait("document.body.dataset.status === 'over'")
             return
         if frame["legal"]:
             sent = request.post(f"/api/tables/{table}/action", data={
                 "action": rng.choice(frame["legal"]), "seq": frame["seq"]})
             assert sent.ok, sent.text()
-        person.wait("seq => +document.body.dataset.seq > seq", frame["seq"])
+        else:  # not the person's turn yet: the page shows the next position first
+            person.wait("seq => +document.body.dataset.seq > seq", frame["seq"])
     raise AssertionError("the game did not end")
 
 
