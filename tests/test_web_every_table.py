@@ -5,10 +5,10 @@ move of each game from the keyboard alone); on a 1280×800 screen, in another la
 first turns of one by clicking, and the rest of their turns are sent from the page's own
 session to the table's action endpoint while the page follows the game to its end (the
 roomier screen checked on its first screens and its finished table, each game's every turn
-on the phone). While it is their turn
-every control of the toolbar and their own dice lie inside the viewport without scrolling;
-no key of the game's view is ever visible; each round's result names the seat that lost,
-and so does the end. On the Swedish and Danish pages no word of the table, the toolbar or
+on the phone). While it is their turn (on the screen, each turn clicked) every control of
+the toolbar and their own dice lie inside the viewport without scrolling; no key of the
+game's view is ever visible; each round's result names the seat that lost, and so does the
+end. On the Swedish and Danish pages no word of the table, the toolbar or
 the narration is an English word of the catalogs. In Slosch and liar's dice the page and
 the WebSocket frames never hold another seat's dice before the cups are lifted; in Linka and
 Poker Menteur the checks of ``test_web_tables`` run against each game's full log.
