@@ -17,7 +17,7 @@ import pytest
 from kastkopp.dice import SeededDice
 from kastkopp.engine import Table, seen_by
 from kastkopp.games import load, registered
-from worlds import differs, revealed, step, twin
+from worlds import Twins, differs, revealed, step
 
 # slow: replays every game and preset in twin worlds (over a minute alone)
 pytestmark = pytest.mark.slow
@@ -50,13 +50,6 @@ def played(name: str, preset: str | None, players: int, seed: int):
     return game, out
 
 
-def replay(game, events):
-    state = game.new_state()
-    for event in events:
-        state = step(state, event)
-    return state
-
-
 def shown(value) -> str:
     return json.dumps(value, sort_keys=True)
 
@@ -68,13 +61,14 @@ def test_a_seat_sees_the_same_in_worlds_that_differ_only_in_what_it_cannot_see(
     different = 0
     for seed in range(2):
         game, positions = played(name, preset, players, seed)
+        twins = {seat: Twins(game, seat, rng) for seat in [None, *range(players)]}
         for events, state, start in positions:
             if state.is_over():
                 continue
-            for seat in [None, *range(players)]:
-                other_events = twin(game, events, seat, rng, start)
-                assert other_events is not None, "no twin world could be drawn"
-                other = replay(game, other_events)
+            for seat, twinned in twins.items():
+                drawn = twinned.of(events, start)
+                assert drawn is not None, "no twin world could be drawn"
+                other_events, other = drawn
                 assert shown(other.view(seat)) == shown(state.view(seat)), (
                     f"seat {seat} sees another seat's hidden dice at event {len(events)}")
                 assert shown(seen_by(game, other_events, seat)) == shown(
@@ -91,15 +85,15 @@ def test_a_move_made_for_a_player_out_of_time_depends_on_public_facts_only(
     rng = random.Random(5)
     for seed in range(3):
         game, positions = played(name, preset, players, seed)
+        twins = [Twins(game, None, rng) for _ in range(3)]
         for events, state, start in positions:
             if state.is_over() or state.chance() is not None:
                 continue
             default = str(state.default_action())
-            for _ in range(3):
-                other_events = twin(game, events, None, rng, start)
-                assert other_events is not None
-                other = replay(game, other_events)
-                assert str(other.default_action()) == default, (
+            for twinned in twins:
+                drawn = twinned.of(events, start)
+                assert drawn is not None
+                assert str(drawn[1].default_action()) == default, (
                     f"at event {len(events)} the default move differs with other hidden dice")
 
 

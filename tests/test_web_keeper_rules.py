@@ -71,7 +71,7 @@ def sheets(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.sheets"))
 
 
-def keeper_english() -> set[str]:
+def keeper_english() -> frozenset[str]:
     """The catalogs' English words (:func:`english_words`) that no Swedish or Danish text of
     the error catalogs uses either: the keeper shows the games' rule help and refusals from
     those ("aldrig over starten" is Danish, "all-in" Swedish and Danish)."""
@@ -86,7 +86,7 @@ def keeper_english() -> set[str]:
     return english_words() - shared
 
 
-def english_on_page(page: Any, english: set[str]) -> set[str]:
+def english_on_page(page: Any, english: frozenset[str]) -> set[str]:
     """English words of the catalogs in the page's main part, each with the line it is in."""
     found = set()
     for line in page.locator("main").inner_text().splitlines():
@@ -99,7 +99,7 @@ def english_on_page(page: Any, english: set[str]) -> set[str]:
 def test_house_rules_help_and_words_of_every_sheet_kind(browser: Any, server: str,
                                                         size: tuple[int, int], lang: str) -> None:
     page = open_keeper(browser, server, size, lang)
-    english = keeper_english() if lang != "en" else set()
+    english = keeper_english() if lang != "en" else frozenset()
     words = json.loads(page.inner_text("#keeper-data"))
     liars_help = next(k["help"] for k in kinds_info(lang) if k["game"] == "liars_dice")
     tag = f"{lang}-{size[0]}x{size[1]}"

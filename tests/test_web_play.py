@@ -49,10 +49,14 @@ def free_port() -> int:
 
 
 def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
-    """``python -m kastkopp.server`` on ``port``, once it answers."""
+    """``python -m kastkopp.server`` on ``port``, once it answers.
+
+    Without the warm-up: it would solve every standard Yatzy preset missing from the disk
+    cache in the server's one worker, a core busy for minutes under the browser tests (and
+    a solve lost with each module's server); a test that needs a table asks for it."""
     process = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--port", str(port),
                                 "--db", str(db), "--log-level", "warning",
-                                "--bot-delay", "0"])
+                                "--bot-delay", "0", "--no-warm-up"])
     deadline = time.monotonic() + 30
     while True:
         try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,10 @@ def sit_at(browser: Any, server: str, name: str, lang: str, size: tuple[int, int
     return person
 
 
-def english_words() -> set[str]:
-    """Words of the catalog's English side that neither translation uses."""
+@cache
+def english_words() -> frozenset[str]:
+    """Words of the catalog's English side that neither translation uses (read once: every
+    browser test in Swedish or Danish asks)."""
     def words(text: str) -> set[str]:
         return {w.lower() for w in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{\w+\}", "", text))}
     english: set[str] = set()
@@ -76,7 +79,7 @@ def english_words() -> set[str]:
                 if message.id and not str(message.id).startswith("about:"):
                     english |= words(str(message.id))
                     translated |= words(str(message.string))
-    return english - translated
+    return frozenset(english - translated)
 
 
 def visible_view_keys(page: Any, view: dict[str, Any]) -> list[str]:
@@ -87,7 +90,8 @@ def visible_view_keys(page: Any, view: dict[str, Any]) -> list[str]:
     return [k for k in keys if re.search(rf"\b{re.escape(k)}\b", text)]
 
 
-def check_turn(person: Person, size: tuple[int, int], lang: str, english: set[str]) -> None:
+def check_turn(person: Person, size: tuple[int, int], lang: str,
+               english: frozenset[str]) -> None:
     """While it is the person's turn: controls and own dice on screen, named, translated."""
     page = person.page
     toolbar = page.locator("#controls [role=toolbar]")

@@ -101,23 +101,75 @@ def _draw(game: Game, events: list[dict[str, Any]], keep: int | None, rng: rando
     state = game.new_state()
     out: list[dict[str, Any]] = []
     for index, event in enumerate(events):
-        event = dict(event)
-        if index >= start and event["type"] == "roll":
-            chance = state.chance()
-            if chance is not None and chance.private and chance.seat != keep:
-                event["faces"] = [rng.randint(1, chance.sides) for _ in event["faces"]]
-        elif index >= start and event["type"] == "action" and event["seat"] != keep:
-            original = game.parse_action(str(event["action"]))
-            alike = [a for a in state.legal_actions() if a.public() == original.public()]
-            if not alike:
-                return None
-            event["action"] = str(rng.choice(alike))
-        try:
-            state = step(state, event)
-        except IllegalAction:
+        drawn = _drawn(game, state, event, keep, rng, index >= start)
+        if drawn is None:
             return None
+        event, state = drawn
         out.append(event)
     return out
+
+
+def _drawn(game: Game, state: State, event: dict[str, Any], keep: int | None,
+           rng: random.Random, hidden: bool) -> tuple[dict[str, Any], State] | None:
+    """``event`` as the twin has it after ``state`` (drawn again if ``hidden`` and not
+    ``keep``'s), and the twin's state after it; ``None`` if the draw made it impossible."""
+    event = dict(event)
+    if hidden and event["type"] == "roll":
+        chance = state.chance()
+        if chance is not None and chance.private and chance.seat != keep:
+            event["faces"] = [rng.randint(1, chance.sides) for _ in event["faces"]]
+    elif hidden and event["type"] == "action" and event["seat"] != keep:
+        original = game.parse_action(str(event["action"]))
+        alike = [a for a in state.legal_actions() if a.public() == original.public()]
+        if not alike:
+            return None
+        event["action"] = str(rng.choice(alike))
+    try:
+        return event, step(state, event)
+    except IllegalAction:
+        return None
+
+
+class Twins:
+    """A twin of each prefix of one log in turn, for a seat (``keep``), grown by an event
+    at a time: while no reveal comes between two prefixes, the longer one's twin is the
+    shorter one's with the next event drawn, so a log of n events costs n draws, not n²/2.
+    Each prefix's twin is still a random one (prefixes of a segment share their draws); a
+    reveal, or a draw that cannot go on, starts a fresh one (see :func:`twin`)."""
+
+    def __init__(self, game: Game, keep: int | None, rng: random.Random) -> None:
+        self.game, self.keep, self.rng = game, keep, rng
+        self.start: int | None = None
+        self.events: list[dict[str, Any]] = []
+        self.state: State = game.new_state()
+
+    def of(self, events: list[dict[str, Any]], start: int
+           ) -> tuple[list[dict[str, Any]], State] | None:
+        """A twin of ``events`` (hidden from ``start`` on) and its last state; ``None`` when
+        no twin turned up (as :func:`twin`)."""
+        if start != self.start or not self._grow(events, start):
+            made = twin(self.game, events, self.keep, self.rng, start)
+            if made is None:
+                self.start = None
+                return None
+            self.start, self.events = start, made
+            self.state = states_of(self.game, made)[-1]
+        return self.events, self.state
+
+    def _grow(self, events: list[dict[str, Any]], start: int) -> bool:
+        """Draw the events that ``events`` has beyond the twin's (the same log, longer)."""
+        if len(events) < len(self.events):
+            return False
+        grown, state = list(self.events), self.state
+        for index in range(len(self.events), len(events)):
+            drawn = _drawn(self.game, state, events[index], self.keep, self.rng,
+                           index >= start)
+            if drawn is None:
+                return False
+            grown.append(drawn[0])
+            state = drawn[1]
+        self.events, self.state = grown, state
+        return True
 
 
 def differs(events: list[dict[str, Any]], other: list[dict[str, Any]]) -> bool:

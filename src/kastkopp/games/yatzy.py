@@ -737,10 +737,9 @@ class YatzyState(State[YatzyView]):
                             action=str(action))
 
     def _keep(self, keep: Faces) -> YatzyState:
-        playable = row_names(self.playable_rows(), self.rules.sheet_name)
         if self.throw >= self.throws():
             raise IllegalAction("you have thrown {throws} times; score a row ({playable})",
-                                throws=self.throws(), playable=playable)
+                                throws=self.throws(), playable=self._playable_names())
         have = Counter(self.dice)
         missing = Counter(keep) - have
         if missing:
@@ -749,8 +748,13 @@ class YatzyState(State[YatzyView]):
                                 dice=" ".join(map(str, self.dice)), face=min(missing))
         if len(keep) == len(self.dice):
             raise IllegalAction("keeping all {count} dice rolls nothing; keep fewer or score a "
-                                "row ({playable})", count=len(keep), playable=playable)
+                                "row ({playable})", count=len(keep),
+                                playable=self._playable_names())
         return replace(self, kept=tuple(sorted(keep)), dice=())
+
+    def _playable_names(self) -> list[Words]:
+        # named only for a refusal: a keep is the commonest move of every solve and replay
+        return row_names(self.playable_rows(), self.rules.sheet_name)
 
     def _resolve(self, faces: Faces) -> YatzyState:
         dice = tuple(sorted((*(self.kept or ()), *faces)))
