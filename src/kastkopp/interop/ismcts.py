@@ -138,7 +138,7 @@ def budgeted_search() -> type:
     state, so that is where the count is kept and the search cut short."""
     from open_spiel.python.algorithms import ismcts
 
-    class BudgetedSearch(ismcts.ISMCTSBot):  # type: ignore[misc]
+    class BudgetedSearch(ismcts.ISMCTSBot):
         deadline: float | None = None
         done = 0
 
