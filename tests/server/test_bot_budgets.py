@@ -3,8 +3,10 @@ a guest asking for more is told the cap in its language, and nothing is changed.
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from servertools import guest, new_table
+from servertools import Frames, guest, new_table, play_by_websocket
 
 from kastkopp.strategy import bot_names
 
@@ -62,3 +64,15 @@ def test_a_series_is_refused_a_bot_above_the_cap(client):
         "players": ["bot:ismcts:sims=5000", "bot:random"]})
     assert response.status_code == 400
     assert "sims up to 200, not 5000" in response.json()["detail"]
+
+
+def test_the_seated_budget_is_the_budget_the_bot_searches_with(client):
+    anna = guest(client, "Anna")
+    table = new_table(client, anna, "liars_dice", 2, [None, "bot:ismcts:sims=3"],
+                      rules={"dice": 1})
+    hub = client.app.state.hub
+    live = client.portal.call(hub.get, table["id"])  # a finished table leaves the cache
+    client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"}, headers=anna)
+    with client.websocket_connect(f"/api/tables/{table['id']}/ws", headers=anna) as ws:
+        assert play_by_websocket(ws, random.Random(2), Frames())["status"] == "over"
+    assert live.bots[1].searched and set(live.bots[1].searched) == {3}
