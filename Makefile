@@ -50,11 +50,11 @@ catalogs: $(STAMP)
 LADDER = nice -n 19 $(BIN)/kastkopp ladder $(1) --seed 2026 --out src/kastkopp/ladders/$(firstword $(1)).json
 ladders: $(STAMP)
 	$(call LADDER,knack --games 1000 --match 10)
-	$(call LADDER,linka --players 2 --games 50 --match 10)
-	$(call LADDER,liars_dice --players 2 --games 24)
-	$(call LADDER,mia --players 2 --games 24)
+	$(call LADDER,linka --games 50 --players 2 --match 10)
+	$(call LADDER,liars_dice --games 24 --players 2)
+	$(call LADDER,mia --games 24 --players 2)
 	$(call LADDER,poker_dice --games 24)
-	$(call LADDER,yatzy --players 2 --games 200)
+	$(call LADDER,yatzy --games 200 --players 2)
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
