@@ -76,3 +76,14 @@ def test_the_seated_budget_is_the_budget_the_bot_searches_with(client):
     with client.websocket_connect(f"/api/tables/{table['id']}/ws", headers=anna) as ws:
         assert play_by_websocket(ws, random.Random(2), Frames())["status"] == "over"
     assert live.bots[1].searched and set(live.bots[1].searched) == {3}
+
+
+def test_the_lobby_offers_each_budget_at_its_cap_and_seats_every_offer(client):
+    offers = {game["name"]: game["bots"] for game in client.get("/api/games").json()}
+    assert "ismcts:sims=200" in offers["liars_dice"] and "ismcts:ms=250" in offers["mia"]
+    assert "ismcts" in offers["liars_dice"] and "random" in offers["yatzy"]
+    anna = guest(client, "Anna")
+    for name in offers["liars_dice"]:
+        table = new_table(client, anna, "liars_dice", 2, [None, f"bot:{name}"])
+        assert table["seats"][1]["bot"] == name
+    assert '"ismcts:sims=200"' in client.get("/lobby").text  # the lobby form's choices

@@ -100,6 +100,18 @@ def bot_help(game: str, name: str) -> str:
     return _BOT_HELP.get((game, name), "")
 
 
+def bot_offers(game: str) -> dict[str, str]:
+    """The bots a server offers for ``game``, each with its help: every bot, and a bot with
+    settings also at each setting's cap (``ismcts:sims=200``), the most a server allows."""
+    offers = {}
+    for name in bot_names(game):
+        offers[name] = bot_help(game, name)
+        for setting in bot_settings(game, name):
+            offers[f"{name}:{setting.key}={setting.cap}"] = (
+                f"bot:{name} with {setting.help}: {setting.cap}, the most a server allows")
+    return offers
+
+
 def bot_settings(game: str, name: str) -> tuple[BotSetting, ...]:
     """The settings bot ``name`` of ``game`` takes in its name (none for most bots)."""
     load_strategy(game)

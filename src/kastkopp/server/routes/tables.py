@@ -13,7 +13,7 @@ from kastkopp.games import registered
 from kastkopp.server import hints
 from kastkopp.server.deps import HubDep, Me, SettingsDep, StoreDep, TableId
 from kastkopp.server.lobby import listed
-from kastkopp.strategy import bot_help, bot_names
+from kastkopp.strategy import bot_offers
 
 router = APIRouter()
 
@@ -84,7 +84,7 @@ def games() -> list[dict[str, Any]]:
              "presets": {p: cls.rules_class.PRESET_HELP.get(p, "")
                          for p in cls.rules_class.PRESETS},
              "rules": [s.to_json() for s in cls.rules_class.specs()],
-             "bots": {b: bot_help(name, b) for b in bot_names(name)}}
+             "bots": bot_offers(name)}
             for name, cls in sorted(registered().items())]
 
 
