@@ -46,14 +46,14 @@ catalogs: $(STAMP)
 
 # The bot ladders of docs/ladder.md, written where the server finds them (/stats/GAME).
 # bot:ismcts (100 simulations a move) costs seconds a game: the games it plays are
-# laddered heads-up, with fewer games
+# laddered heads-up (Poker Menteur seats two anyway), with fewer games
 LADDER = nice -n 19 $(BIN)/kastkopp ladder $(1) --seed 2026 --out src/kastkopp/ladders/$(firstword $(1)).json
 ladders: $(STAMP)
 	$(call LADDER,knack --games 1000 --match 10)
 	$(call LADDER,linka --games 50 --players 2 --match 10)
 	$(call LADDER,liars_dice --games 24 --players 2)
 	$(call LADDER,mia --games 24 --players 2)
-	$(call LADDER,poker_dice --games 24)
+	$(call LADDER,poker_dice --games 50)
 	$(call LADDER,yatzy --games 200 --players 2)
 
 bench: $(STAMP)
