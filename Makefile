@@ -50,9 +50,9 @@ catalogs: $(STAMP)
 LADDER = nice -n 19 $(BIN)/kastkopp ladder $(1) --seed 2026 --out src/kastkopp/ladders/$(firstword $(1)).json
 ladders: $(STAMP)
 	$(call LADDER,knack --games 1000 --match 10)
-	$(call LADDER,linka --games 50 --players 2 --match 10)
+	$(call LADDER,linka --games 200 --players 2 --match 10)
 	$(call LADDER,liars_dice --games 24 --players 2)
-	$(call LADDER,mia --games 24 --players 2)
+	$(call LADDER,mia --games 50 --players 2)
 	$(call LADDER,poker_dice --games 50)
 	$(call LADDER,yatzy --games 200 --players 2)
 
