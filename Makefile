@@ -44,15 +44,17 @@ typecheck: $(STAMP)
 catalogs: $(STAMP)
 	BIN=$(BIN) scripts/error-catalogs.sh
 
-# The bot ladders of docs/ladder.md, written where the server finds them (/stats/GAME)
-LADDER = nice -n 10 $(BIN)/kastkopp ladder $(1) --seed 2026 --out src/kastkopp/ladders/$(firstword $(1)).json
+# The bot ladders of docs/ladder.md, written where the server finds them (/stats/GAME).
+# bot:ismcts (100 simulations a move) costs seconds a game: the games it plays are
+# laddered heads-up (Poker Menteur seats two anyway), with fewer games
+LADDER = nice -n 19 $(BIN)/kastkopp ladder $(1) --seed 2026 --out src/kastkopp/ladders/$(firstword $(1)).json
 ladders: $(STAMP)
 	$(call LADDER,knack --games 1000 --match 10)
-	$(call LADDER,linka --games 1000 --match 10)
-	$(call LADDER,liars_dice --games 400)
-	$(call LADDER,mia --games 200)
-	$(call LADDER,poker_dice --games 400)
-	$(call LADDER,yatzy --games 200)
+	$(call LADDER,linka --games 200 --players 2 --match 10)
+	$(call LADDER,liars_dice --games 24 --players 2)
+	$(call LADDER,mia --games 50 --players 2)
+	$(call LADDER,poker_dice --games 50)
+	$(call LADDER,yatzy --games 200 --players 2)
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

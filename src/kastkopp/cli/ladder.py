@@ -229,20 +229,22 @@ def largest_table(game_name: str, bots: Sequence[str], players: int | None) -> i
 
 
 def chosen_bots(game_name: str, names: str | None) -> list[str]:
-    """The bots of a ladder: ``names`` (``random,optimal``) in the game's order, else every
-    bot of the game."""
+    """The bots of a ladder: ``names`` (``random,optimal`` or with settings,
+    ``random,ismcts:sims=50``) in the game's order, else every bot of the game."""
     from kastkopp.engine import RuleError
-    from kastkopp.strategy import bot_names
+    from kastkopp.strategy import bot_names, check_bot, parse_bot
 
     known = bot_names(game_name)
     if names is None:
         return known
-    wanted = {name.strip().removeprefix("bot:") for name in names.split(",") if name.strip()}
-    unknown = sorted(wanted - set(known))
-    if unknown or len(wanted) < 2:
+    given = [name.strip().removeprefix("bot:") for name in names.split(",") if name.strip()]
+    ours = all(name.split(":")[0] in known for name in given)
+    # the game's own bots, each written the one way; a bad setting is refused by check_bot
+    wanted = list(dict.fromkeys(check_bot(game_name, name) for name in given)) if ours else []
+    if len(wanted) < 2:
         raise RuleError("a ladder of {game} needs two or more of its bots ({bots}), not "
                         "'{names}'", game=game_name, bots=", ".join(known), names=names)
-    return [bot for bot in known if bot in wanted]
+    return sorted(wanted, key=lambda spec: known.index(parse_bot(game_name, spec).name))
 
 
 def ladder(game_name: str, preset: str | None, rules: dict[str, str], games: int,

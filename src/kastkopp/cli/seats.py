@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Seat:
-    """One entry of ``--players``: a person's name, or ``bot`` / ``bot:NAME``."""
+    """One entry of ``--players``: a person's name, or ``bot`` / ``bot:NAME`` (with the
+    bot's settings, ``bot:ismcts:sims=500``)."""
 
     label: str
     bot: str | None
@@ -23,17 +24,13 @@ class Seat:
     @classmethod
     def parse(cls, text: str, game_name: str) -> Seat:
         from kastkopp.engine import RuleError
-        from kastkopp.strategy import bot_names
+        from kastkopp.strategy import check_bot
 
         text = text.strip()
         if not text:
             raise RuleError("a player's name cannot be empty")
         if text.lower() == "bot" or text.lower().startswith("bot:"):
-            names = bot_names(game_name)
-            name = text[4:].strip() if ":" in text else default_bot(game_name)
-            if name not in names:
-                raise RuleError("no bot '{name}' for {game} (bots: {bots})", name=name,
-                                game=game_name, bots=", ".join(names))
+            name = check_bot(game_name, text[4:] if ":" in text else default_bot(game_name))
             return cls(f"bot:{name}", name)
         return cls(text, None)
 

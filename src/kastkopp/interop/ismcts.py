@@ -9,27 +9,42 @@ Every random number (the dice imagined, the tree's ties, the play-outs) comes fr
 ``rng`` the table gives the bot, so nothing it does can be foretold from the game's seed.
 
 Offered for every game with hidden dice whose states can be rebuilt from a view, when the
-``openspiel`` extra is installed (``pip install 'kastkopp[openspiel]'``)::
+``openspiel`` extra is installed (``pip install 'kastkopp[openspiel]'``). Its budget is in
+its name: ``bot:ismcts`` searches 100 simulations a move, ``bot:ismcts:sims=2000`` two
+thousand, ``bot:ismcts:ms=500`` as many as half a second allows (at most ``sims``, when it
+is given too). A number of simulations plays the same on every machine; a time budget
+does not, so simulations are the default. A server seats it with at most 200 simulations
+and 250 ms a move::
 
     >>> from kastkopp.games import load
     >>> perudo = load("liars_dice", preset="perudo", players=2)
-    >>> bot = IsmctsBot(perudo, simulations=1000)  # bot:ismcts has 200
+    >>> bot = IsmctsBot(perudo, simulations=1000)  # bot:ismcts:sims=1000
 """
 
 from __future__ import annotations
 
 import functools
 import random
+import time
 from collections.abc import Sequence
 from importlib.util import find_spec
 from typing import Any
 
 from kastkopp.engine import Action, Game, Player, State
 from kastkopp.games import registered
-from kastkopp.strategy import register_bot
+from kastkopp.strategy import BotSetting, register_bot
 
-# simulations per move of bot:ismcts: a move of two-player Perudo takes well under a second
-DEFAULT_SIMULATIONS = 200
+# simulations per move of bot:ismcts: a move of two-player Perudo took about a second on a
+# busy 2-core machine, and a ladder of the bots plays some thousands of its games
+DEFAULT_SIMULATIONS = 100
+# the first simulation of a search only values its root: a move needs a second
+MIN_SIMULATIONS = 2
+# the budgets a name may give (bot:ismcts:sims=N:ms=T), and the caps of a server, which
+# plays a bot's move on its event loop: on a busy 2-core machine a move of two-player
+# Perudo took 13 s at 2,000 simulations, 6 ms a simulation
+SETTINGS = (BotSetting("sims", "simulations a move", MIN_SIMULATIONS, 1_000_000, 200),
+            BotSetting("ms", "milliseconds a move at most (play then depends on the machine)",
+                       1, 60_000, 250))
 # no game runs this long at random; a guard against a play-out that never ends
 MAX_PLAYOUT = 100_000
 
@@ -65,13 +80,18 @@ def exploration(game: Game) -> float:
 
 
 class IsmctsBot(Player):
-    """IS-MCTS with ``simulations`` simulations per move, from the seat's view alone."""
+    """IS-MCTS with ``simulations`` simulations per move, from the seat's view alone; with
+    ``ms`` a move also ends after that many milliseconds (and two simulations at least).
+    ``searched`` is the number of simulations of each move searched so far."""
 
-    def __init__(self, game: Game, simulations: int = DEFAULT_SIMULATIONS) -> None:
-        if simulations < 1:  # set in code, never by a player
-            raise ValueError(f"IS-MCTS needs at least one simulation, not {simulations}")
+    def __init__(self, game: Game, simulations: int = DEFAULT_SIMULATIONS,
+                 ms: int | None = None) -> None:
+        if simulations < MIN_SIMULATIONS:  # a name's grammar checks it before it comes here
+            raise ValueError(f"IS-MCTS needs {MIN_SIMULATIONS} simulations, not {simulations}")
         self.game = game
         self.simulations = simulations
+        self.ms = ms
+        self.searched: list[int] = []
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
@@ -86,14 +106,56 @@ class IsmctsBot(Player):
             raise RuntimeError(f"{self.game.name} cannot rebuild a state from this view")
         spiel = spiel_game(self.game)
         root = openspiel.KastkoppState.at(spiel, world)
-        search = ismcts.ISMCTSBot(
+        search = budgeted_search()(
             spiel, Playouts(rng), exploration(self.game), self.simulations,
             random_state=np_random(rng),
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         search.set_resampler(lambda state, seat: state.resample_from_infostate(seat, rng.random))
+        if self.ms is not None:
+            search.deadline = time.monotonic() + self.ms / 1000
         action = openspiel.numbering(self.game)[0][int(search.step(root))]
+        self.searched.append(search.done)
         assert action in legal, f"IS-MCTS chose {action}, which is not legal here"
         return action
+
+
+def ismcts_bot(game: Game, sims: int | None = None, ms: int | None = None) -> IsmctsBot:
+    """``bot:ismcts`` with the budget its name gives (``bot:ismcts:sims=500:ms=300``); a time
+    alone lets the search run as many simulations as a name may give."""
+    if sims is None:
+        sims = DEFAULT_SIMULATIONS if ms is None else SETTINGS[0].high
+    return IsmctsBot(game, sims, ms)
+
+
+class OutOfTime(Exception):
+    """The search's time is up: no further simulation starts."""
+
+
+@functools.cache
+def budgeted_search() -> type:
+    """OpenSpiel's ``ISMCTSBot``, counting its simulations (``done``) and, when it has a
+    ``deadline``, starting none after it. Each simulation begins by sampling the root
+    state, so that is where the count is kept and the search cut short."""
+    from open_spiel.python.algorithms import ismcts
+
+    class BudgetedSearch(ismcts.ISMCTSBot):
+        deadline: float | None = None
+        done = 0
+
+        def sample_root_state(self, state: Any) -> Any:
+            if (self.done >= MIN_SIMULATIONS and self.deadline is not None
+                    and time.monotonic() >= self.deadline):
+                raise OutOfTime
+            self.done += 1
+            return super().sample_root_state(state)
+
+        def run_search(self, state: Any) -> Any:
+            try:
+                return super().run_search(state)
+            except OutOfTime:  # the rest of OpenSpiel's run_search: the root's policy
+                return self.get_final_policy(state, self._root_node)
+
+    return BudgetedSearch
 
 
 @functools.cache
@@ -137,4 +199,5 @@ def searchable(cls: type[Game]) -> bool:
 for _name, _cls in sorted(registered().items()) if find_spec("pyspiel") else ():
     if searchable(_cls):
         register_bot(_name, "ismcts", f"information-set Monte Carlo tree search "
-                     f"(OpenSpiel's), {DEFAULT_SIMULATIONS} simulations a move")(IsmctsBot)
+                     f"(OpenSpiel's), {DEFAULT_SIMULATIONS} simulations a move "
+                     f"(ismcts:sims=N, ismcts:ms=T)", SETTINGS)(ismcts_bot)

@@ -39,7 +39,7 @@ from kastkopp.server import lobby as lobby_list
 from kastkopp.server.languages import LANG_COOKIE, LANGUAGES, gettext, language, translations
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.store import SeriesTable, Store
-from kastkopp.strategy import bot_help, bot_names
+from kastkopp.strategy import bot_offers
 
 HERE = Path(__file__).parent
 
@@ -258,7 +258,7 @@ def game_info(lang: str) -> list[dict[str, Any]]:
                          for p in cls.rules_class.PRESETS},
              # each rule named by its help and its choices by their words, as the keeper does
              "rules": keeper.rule_info(cls.rules_class, lang),
-             "bots": {b: bot_help(name, b) for b in bot_names(name)},
+             "bots": bot_offers(name),
              # a few lines for players, named by the game (its Parts)
              "about": gettext(lang, cls.parts.about) if cls.parts.about else "",
              "advice": has_advice(name)}

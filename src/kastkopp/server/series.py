@@ -33,8 +33,8 @@ from kastkopp.dice import CommitRevealDice
 from kastkopp.engine import Game
 from kastkopp.matches import Chouette, Knockout, Match, check_best_of, seat_for_game
 from kastkopp.server.hub import Hub, TableError, TableNotFound, check_rules
+from kastkopp.server.service.seating import seated_bot
 from kastkopp.store import Account, GameTable, Seat, Series, SeriesInvite, SeriesTable
-from kastkopp.strategy import bot_names
 
 FORMATS = ("match", "chouette", "knockout")
 MAX_CHOUETTE_GAMES = 200
@@ -92,15 +92,12 @@ class SeriesRunner:
         game = check_rules(game_name, preset, rules, 2)
         check_best_of(best_of)
         check_size(fmt, len(players), best_of)
-        known = bot_names(game.name)
         invited: dict[int, None] = {}  # registered players other than the owner, in order
         with self.hub.store.session() as session:
             for label in players:
                 bot = bot_of(label)
                 if bot is not None:
-                    if bot not in known:
-                        raise TableError("no bot '{name}' for {game} (bots: {bots})",
-                                         name=bot, game=game.name, bots=", ".join(known))
+                    seated_bot(game.name, bot)  # one of the game's, within the server's caps
                     continue
                 account = session.scalar(select(Account).where(Account.name == label))
                 if account is None:

@@ -13,7 +13,7 @@ from kastkopp.games import default_game, registered
 from kastkopp.server import hints
 from kastkopp.server.deps import HubDep, Me, SettingsDep, StoreDep, TableId
 from kastkopp.server.lobby import listed
-from kastkopp.strategy import bot_help, bot_names
+from kastkopp.strategy import bot_offers
 
 router = APIRouter()
 
@@ -41,7 +41,8 @@ class CreateTable(BaseModel):
     rules: dict[str, str | int | bool] = Field(default_factory=dict)
     players: int | None = Field(default=None, ge=1, le=20)
     seats: list[str | None] = Field(default_factory=list, max_length=20,
-                                    description="per seat: a bot ('bot:random') or null")
+                                    description="per seat: a bot ('bot:random', with its "
+                                    "budget 'bot:ismcts:sims=150') or null")
     time_control: TimeControl = Field(default_factory=TimeControl)
     client_seed: str | None = Field(default=None, max_length=64, description="refused: "
                                      "seeds are added after the table is made")
@@ -65,7 +66,7 @@ class SeedBody(BaseModel):
 
 
 class BotBody(BaseModel):
-    bot: str = Field(max_length=40, examples=["random"])
+    bot: str = Field(max_length=40, examples=["random", "ismcts:sims=150"])
 
 
 class StartBody(BaseModel):
@@ -83,7 +84,7 @@ def games() -> list[dict[str, Any]]:
              "presets": {p: cls.rules_class.PRESET_HELP.get(p, "")
                          for p in cls.rules_class.PRESETS},
              "rules": [s.to_json() for s in cls.rules_class.specs()],
-             "bots": {b: bot_help(name, b) for b in bot_names(name)}}
+             "bots": bot_offers(name)}
             for name, cls in sorted(registered().items())]
 
 

@@ -29,9 +29,15 @@ from kastkopp.server.service.live import (
 from kastkopp.server.service.play import Play
 from kastkopp.store import Account, GameTable, Seat, TableSetting
 from kastkopp.store.log_writer import event_row
-from kastkopp.strategy import bot_names
+from kastkopp.strategy import check_bot
 
 MAX_PACE = 5.0  # seconds: slower than that a table of bots is a wait, not a game
+
+
+def seated_bot(game: str, spec: str) -> str:
+    """A bot as the server seats it (``bot:ismcts:sims=150`` → ``ismcts:sims=150``): one of
+    the game's, its budget within the server's caps, else a :class:`RuleError` saying why."""
+    return check_bot(game, spec, capped=True)
 
 
 class Seating(Play):
@@ -54,16 +60,10 @@ class Seating(Play):
             raise TableError("{given} seats given for {players} players", given=len(seats),
                              players=game.players)
         infos = [SeatInfo() for _ in range(game.players)]
-        known = bot_names(game.name)
         for index, spec in enumerate(seats):
             if spec is None or spec == "":
                 continue
-            name = spec.removeprefix("bot:")
-            if name not in known:
-                raise TableError("seat {seat}: no bot '{name}' for {game} (bots: {bots})",
-                                 seat=index + 1, name=name, game=game.name,
-                                 bots=", ".join(known))
-            infos[index].bot = name
+            infos[index].bot = seated_bot(game.name, spec)
         if sit:
             free = next((i for i, s in enumerate(infos) if s.empty), None)
             if free is None:
@@ -166,11 +166,7 @@ class Seating(Play):
                 raise TableError("the game has started")
             if not 0 <= seat < live.game.players or not live.seats[seat].empty:
                 raise TableError("seat {seat} is not an empty seat", seat=seat)
-            name = bot.removeprefix("bot:")
-            known = bot_names(live.game.name)
-            if name not in known:
-                raise TableError("no bot '{name}' for {game} (bots: {bots})", name=name,
-                                 game=live.game.name, bots=", ".join(known))
+            name = seated_bot(live.game.name, bot)
             await asyncio.to_thread(self._save_seat, live.id, seat, None, name)
             live.seats[seat] = SeatInfo(bot=name)
         self._changed(live)
@@ -215,11 +211,7 @@ class Seating(Play):
             if empty and fill_bot is None:
                 raise TableError("seat {seats} is empty: invite someone, seat a bot, or start "
                                  "with 'fill' naming a bot", seats=", ".join(map(str, empty)))
-            name = (fill_bot or "").removeprefix("bot:")
-            known = bot_names(live.game.name)
-            if empty and name not in known:
-                raise TableError("no bot '{name}' for {game} (bots: {bots})", name=name,
-                                 game=live.game.name, bots=", ".join(known))
+            name = seated_bot(live.game.name, fill_bot or "") if empty else ""
             if given:
                 assert seed is not None and mine is not None
                 await asyncio.to_thread(self._save_seed, live.id, mine, seed)
