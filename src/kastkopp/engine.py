@@ -1144,7 +1144,14 @@ def _sides_of_rolls(data: dict[str, Any]) -> dict[int, int]:
 
 
 class Player(ABC):
-    """Anything that picks actions from what its seat may see: a bot or a person."""
+    """Anything that picks actions from what its seat may see: a bot or a person.
+
+    ``thinks`` is True for a bot whose move is a search of tens of milliseconds or more
+    (IS-MCTS, the liar's-dice search): a server has it choose in a thread, so that its event
+    loop answers everyone else meanwhile.
+    """
+
+    thinks: ClassVar[bool] = False
 
     @abstractmethod
     def choose(self, view: dict[str, Any], legal: Sequence[Action],

@@ -4,6 +4,7 @@ a guest asking for more is told the cap in its language, and nothing is changed.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from servertools import Frames, guest, new_table, play_by_websocket
@@ -87,3 +88,36 @@ def test_the_lobby_offers_each_budget_at_its_cap_and_seats_every_offer(client):
         table = new_table(client, anna, "liars_dice", 2, [None, f"bot:{name}"])
         assert table["seats"][1]["bot"] == name
     assert '"ismcts:sims=200"' in client.get("/lobby").text  # the lobby form's choices
+
+
+def test_a_searching_bot_chooses_while_the_server_answers_everyone_else(client):
+    # bot:ismcts chooses in a thread: a request made just after a person's move is answered
+    # while the bot still searches, not after its move (200 simulations take a good part of
+    # a second; the answer, milliseconds)
+    anna = guest(client, "Anna")
+    table = new_table(client, anna, "liars_dice", 2, [None, "bot:ismcts:sims=200"])
+    url = f"/api/tables/{table['id']}"
+    client.post(url + "/start", json={"seed": "a1"}, headers=anna)
+    live = client.portal.call(client.app.state.hub.get, table["id"])
+    frame = wait_for_turn(client, url, anna)
+    bid = next(action for action in frame["legal"] if action.startswith("bid"))
+    searched = len(live.bot(1).searched)
+    moved = client.post(url + "/action", json={"action": bid, "seq": frame["seq"]},
+                        headers=anna)
+    assert moved.status_code == 200, moved.text
+    meanwhile = client.get(url + "/state", headers=anna).json()
+    assert meanwhile["seq"] == moved.json()["seq"] and meanwhile["legal"] == []
+    after = wait_for_turn(client, url, anna)
+    assert after["seq"] > meanwhile["seq"] or after["status"] == "over"
+    assert len(live.bots[1].searched) == searched + 1
+
+
+def wait_for_turn(client, url: str, headers: dict[str, str]) -> dict:
+    """The seat's frame once it has a move to make (or the game is over)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        frame = client.get(url + "/state", headers=headers).json()
+        if frame["legal"] or frame["status"] == "over":
+            return frame
+        time.sleep(0.05)
+    raise AssertionError("the bot did not move")

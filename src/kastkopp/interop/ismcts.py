@@ -84,6 +84,8 @@ class IsmctsBot(Player):
     ``ms`` a move also ends after that many milliseconds (and two simulations at least).
     ``searched`` is the number of simulations of each move searched so far."""
 
+    thinks = True
+
     def __init__(self, game: Game, simulations: int = DEFAULT_SIMULATIONS,
                  ms: int | None = None) -> None:
         if simulations < MIN_SIMULATIONS:  # a name's grammar checks it before it comes here

@@ -156,6 +156,8 @@ class SearchLiarsBot(Player):
     """Heads-up: reads the other's cup and kind from the bids, values each move one reply
     ahead (see the module's docstring); elsewhere the strong bot."""
 
+    thinks = True
+
     game: LiarsDice
     # the belief, before any bid, that the other plays like the strong bot, like the naive
     # bot, or plainly (see their_policy)

@@ -14,9 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
+from typing import Any
 
 from kastkopp.dice import bot_rng
-from kastkopp.engine import StaleAction
+from kastkopp.engine import Action, StaleAction
 from kastkopp.server.service.live import LiveTable
 from kastkopp.server.service.play import Play
 from kastkopp.server.workers import Busy
@@ -29,6 +31,13 @@ log = logging.getLogger("kastkopp.server")
 BOT_PACE = 0.02
 BOT_PACE_FACTOR = 4.0
 BOT_WAIT = 5.0  # seconds a bot waits for its solve before playing its cheap choice
+
+
+def timed(choose: Callable[..., Action], *args: Any) -> tuple[Action, float]:
+    """A bot's choice and the processor time it took (in the thread that chose)."""
+    started = time.thread_time()
+    action = choose(*args)
+    return action, time.thread_time() - started
 
 
 class Bots(Play):
@@ -52,12 +61,14 @@ class Bots(Play):
             return  # the table moved on while the bot's solve ran
         state = live.table.state
         view, legal, rng = state.view(seat), state.legal_actions(), bot_rng(live.seed, seq)
-        started = time.thread_time()
         if self.workers is not None and work_for(bot, view) is not None:
-            action = cheap_choice(bot, view, legal, rng)  # its solve could not be had
+            # its solve could not be had
+            action, live.bot_thought = timed(cheap_choice, bot, view, legal, rng)
+        elif bot.thinks:  # a search: the event loop answers everyone else meanwhile
+            action, live.bot_thought = await asyncio.to_thread(
+                timed, bot.choose, view, legal, rng)
         else:
-            action = bot.choose(view, legal, rng)
-        live.bot_thought = time.thread_time() - started
+            action, live.bot_thought = timed(bot.choose, view, legal, rng)
         try:
             await self.act(live.id, None, str(action), seq, as_bot=seat)
         except StaleAction:

@@ -111,8 +111,9 @@ class Play(Broadcasting):
     def _answer_by_bots(self, live: LiveTable, table: Table, limit: int = 10_000) -> None:
         """Bots that move at once do so in the same commit as the move they answer.
 
-        Not at a table of bots only (they are paced, see :meth:`_bot_move`), and not a
-        bot that needs slow work first (a solve): that one moves by itself later."""
+        Not at a table of bots only (they are paced, see :meth:`_bot_move`), not a bot
+        that needs slow work first (a solve), and not one that searches (``thinks``): those
+        move by themselves later, the search in a thread."""
         if live.bots_only:
             return
         for _ in range(limit):
@@ -120,11 +121,11 @@ class Play(Broadcasting):
             seat = state.to_move()
             if state.is_over() or seat is None or live.seats[seat].bot is None:
                 return
-            view = state.view(seat)
-            if self.workers is not None and work_for(live.bot(seat), view) is not None:
+            view, bot = state.view(seat), live.bot(seat)
+            if bot.thinks or (self.workers is not None and work_for(bot, view) is not None):
                 return
             rng = bot_rng(live.seed, len(table.events))
-            table.act(seat, live.bot(seat).choose(view, state.legal_actions(), rng))
+            table.act(seat, bot.choose(view, state.legal_actions(), rng))
 
     async def forfeit(self, live: LiveTable, seat: int) -> None:
         """The seat ran out of time and the table plays 'lose': the others win.
