@@ -480,6 +480,23 @@ def test_running_serves_for_the_length_of_a_with_block():
     assert server.closed and server.players == ["anna"]
 
 
+def test_closing_while_players_are_invited_ends_the_round_at_once():
+    # a server stopped between rounds does not first wait out the joining time (an hour
+    # here: without the close the wait below would give up long before)
+    async def scenario():
+        server, task = await serve("127.0.0.1", 0, answer_timeout=3600, idle_pause=0.01)
+        anna = await Peer("anna").open(server.transport.get_extra_info("sockname"))
+        await anna.register("REGISTER")
+        await anna.expect("ROUND STARTING")  # and anna never joins
+        server.close()
+        await asyncio.wait_for(task, 30)
+        anna.close()
+        return server
+
+    server = run(scenario())
+    assert server.closed and not server.tables and server.rounds_started == 0
+
+
 def test_the_client_reports_a_refused_name_and_a_silent_server():
     async def scenario():
         server, address = await started_server()

@@ -470,11 +470,21 @@ class MaexchenServer(asyncio.DatagramProtocol):
             for name in self.players:
                 self.send(self.registrations[name].address, f"ROUND STARTING;{token}")
             if self.players:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(everyone.wait(), self.answer_timeout)
+                await self._until(everyone, self.answer_timeout)
         finally:
             self._joining = None
+        if self.closed:  # a round nobody began ends with the server, not after its wait
+            return []
         return [name for name in joined if name in self.registrations]
+
+    async def _until(self, event: asyncio.Event, seconds: float) -> None:
+        """Wait for ``event`` at most ``seconds``, and not past :meth:`close`."""
+        waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(self._closed.wait())]
+        try:
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
 
     async def _ask(self, name: str, message: str,
                    read: Callable[[str], Callable[[str, list[str]], Answer | None]]
