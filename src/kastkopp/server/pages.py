@@ -39,7 +39,7 @@ from kastkopp.server import lobby as lobby_list
 from kastkopp.server.languages import LANG_COOKIE, LANGUAGES, gettext, language, translations
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.store import SeriesTable, Store
-from kastkopp.strategy import bot_offers
+from kastkopp.strategy import bot_label, bot_offers
 
 HERE = Path(__file__).parent
 
@@ -226,7 +226,7 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Refused"), N_("Edit"),
 
       N_("{claimer} announced {claim}: {name} may believe it and roll, call, or pass the cup on"),
-      N_("a person, invited by link"),
+      N_("a person, invited by link"), N_("Bots (the computer plays)"),
       # around the table: the move clock, a replay before the end, a visitor's invitation
       N_("{d} d {h} h"), N_("{h} h {m} min"), N_("You have {time} for this move"),
       N_("{name} has {time} for this move"),
@@ -258,7 +258,9 @@ def game_info(lang: str) -> list[dict[str, Any]]:
                          for p in cls.rules_class.PRESETS},
              # each rule named by its help and its choices by their words, as the keeper does
              "rules": keeper.rule_info(cls.rules_class, lang),
-             "bots": bot_offers(name),
+             # a menu shows each bot by its label; its name is what a seat is given
+             "bots": {offer: {"label": bot_label(name, offer, lang), "help": help}
+                      for offer, help in bot_offers(name).items()},
              # a few lines for players, named by the game (its Parts)
              "about": gettext(lang, cls.parts.about) if cls.parts.about else "",
              "advice": has_advice(name)}
