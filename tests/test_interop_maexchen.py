@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import time
 from collections import Counter
 
 import pytest
+from typer.testing import CliRunner
 
+from kastkopp.cli import app
 from kastkopp.dice import ScriptedDice, SeededDice
 from kastkopp.engine import KastkoppError, Table
 from kastkopp.interop.maexchen import (
+    GAME,
     REASONS,
     MaexchenClient,
     MaexchenServer,
@@ -23,6 +27,7 @@ from kastkopp.interop.maexchen import (
     serve,
     valid_name,
 )
+from kastkopp.strategy import bot_names
 
 TIMEOUT = 0.15  # the servers' answer timeout in these tests
 
@@ -520,6 +525,51 @@ def test_a_client_name_is_checked_before_anything_is_sent():
         MaexchenClient("two words")
     with pytest.raises(KastkoppError, match="no bot"):
         MaexchenClient("anna", strategy="clairvoyant")
+
+
+def test_the_command_line_bot_reads_its_name_as_every_bot_name_is():
+    # the settings a name gives, and a bad one refused in the user's language before
+    # anything is sent
+    bad = CliRunner().invoke(app, ["--lang", "sv", "bot", "maexchen", "--strategy",
+                                   "sensible:sims=5"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output + bad.stderr
+    assert "bot:sensible har inga inställningar, inte 'sims=5'" in bad.stderr
+    if "ismcts" not in bot_names(GAME):
+        pytest.skip("bot:ismcts needs the openspiel extra")
+    bad = CliRunner().invoke(app, ["--lang", "da", "bot", "maexchen", "--strategy",
+                                   "ismcts:sims=1"])
+    assert bad.exit_code == 2 and "sims er et helt tal fra 2 til 1000000, ikke '1'" in bad.stderr
+
+    # a server with another player, in a thread of its own while the command plays on it
+    ready, done, address = threading.Event(), threading.Event(), []
+
+    def host() -> None:
+        async def main() -> None:
+            async with running("127.0.0.1", 0, answer_timeout=30, idle_pause=0.01) as server:
+                address.append(server.transport.get_extra_info("sockname"))
+                ben = MaexchenClient("ben", strategy="random", seed=1)
+                await ben.connect(*address[0])
+                ready.set()
+                while not done.is_set():
+                    await asyncio.sleep(0.01)
+                ben.close()
+
+        asyncio.run(main())
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        assert ready.wait(10)
+        host_name, port = address[0]
+        played = CliRunner().invoke(app, ["bot", "maexchen", "--server", f"{host_name}:{port}",
+                                          "--strategy", "bot:ismcts:sims=5", "--name", "anna",
+                                          "--rounds", "2", "--seed", "3"])
+    finally:
+        done.set()
+        thread.join(10)
+    assert played.exit_code == 0, played.output + played.stderr
+    assert "anna plays as 'ismcts:sims=5'" in played.output
+    assert "2 rounds played" in played.output
 
 
 async def silent(peer: Peer) -> None:

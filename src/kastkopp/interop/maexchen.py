@@ -88,7 +88,7 @@ import random
 import re
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -777,13 +777,6 @@ def parse_server(text: str) -> tuple[str, int]:
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise KastkoppError(f"'{text}' is not HOST:PORT (e.g. localhost:9000)")
     return host or "127.0.0.1", int(port)
-
-
-def bot_names() -> Sequence[str]:
-    """The strategies a Mäxchen client can play."""
-    from kastkopp.strategy import bot_names as names
-
-    return names(GAME)
 
 
 __all__ = ["REASONS", "MaexchenClient", "MaexchenServer", "RoundResult", "TableEvent",
