@@ -502,6 +502,34 @@ def test_closing_while_players_are_invited_ends_the_round_at_once():
     assert server.closed and not server.tables and server.rounds_started == 0
 
 
+def test_closing_in_the_middle_of_a_round_ends_it_at_once_unscored():
+    # the player to move never answers; the close ends the round without waiting out the
+    # answer timeout (an hour here: the wait below gives up long before)
+    async def scenario():
+        server, task = await serve("127.0.0.1", 0, answer_timeout=3600, idle_pause=0.01,
+                                   heartbeat=None)
+        address = server.transport.get_extra_info("sockname")
+        anna, ben = await Peer("anna").open(address), await Peer("ben").open(address)
+        for peer in (anna, ben):
+            assert await peer.register() == "REGISTERED"
+        for peer in (anna, ben):
+            token = (await peer.expect("ROUND STARTING"))[0]
+            peer.send(f"JOIN;{token}")
+        _, names = await anna.expect("ROUND STARTED")
+        first = {"anna": anna, "ben": ben}[names.split(",")[0]]
+        await first.expect("YOUR TURN")  # and no answer comes
+        server.close()
+        await asyncio.wait_for(task, 10)
+        anna.close()
+        ben.close()
+        return server
+
+    server = run(scenario())
+    assert server.closed and server.rounds_started == 1
+    assert not server.tables and server.table is None
+    assert server.scores == {"anna": 0, "ben": 0}
+
+
 def test_the_client_reports_a_refused_name_and_a_silent_server():
     async def scenario():
         server, address = await started_server()

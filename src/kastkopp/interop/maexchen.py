@@ -224,6 +224,10 @@ def _announcement(token: str) -> Callable[[str, list[str]], int | None]:
         and len(args) >= 2 and args[1] == token else None
 
 
+class _Closed(Exception):
+    """The server was closed while it waited on a player's answer."""
+
+
 class MaexchenServer(asyncio.DatagramProtocol):
     """A Mäxchen server playing the Mia module's ``maexchen`` preset, round after round."""
 
@@ -437,7 +441,14 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self.table = table
         self._tell(TableEvent(number, table, "start"))
         self.broadcast(f"ROUND STARTED;{number};{','.join(order)}")
-        losers, reason = await self._play(number, table)
+        try:
+            losers, reason = await self._play(number, table)
+        except _Closed:
+            # closed in the middle of the round: it ends unplayed and unscored, at once
+            # rather than each question left waiting out its timeout (a web server's sweep
+            # closes the table it showed, as for any server that stopped)
+            self.table = None
+            return None
         # kept before anybody hears that the round is over, so a player who stops at the
         # score finds every round it played among the server's tables
         result = RoundResult(number, order, losers, reason, table)
@@ -490,20 +501,27 @@ class MaexchenServer(asyncio.DatagramProtocol):
                    read: Callable[[str], Callable[[str, list[str]], Answer | None]]
                    ) -> Answer | None:
         """Send ``message;token`` to a player; the first message of theirs that ``read``
-        takes for an answer, or ``None`` if none came in time (others are ignored)."""
+        takes for an answer, or ``None`` if none came in time (others are ignored).
+        Raises :class:`_Closed` as soon as the server is closed."""
         registration = self.registrations.get(name)
         if registration is None:
             return None
         token = uuid.uuid4().hex
         question = _Question(read(token), asyncio.get_running_loop().create_future())
         self._questions[name] = question
+        closing = asyncio.ensure_future(self._closed.wait())
         try:
             self.send(registration.address, f"{message};{token}")
-            answer: Answer | None = await asyncio.wait_for(question.future, self.answer_timeout)
+            await asyncio.wait([question.future, closing], timeout=self.answer_timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
+            if self.closed:
+                raise _Closed
+            answer: Answer | None = question.future.result() if question.future.done() \
+                else None
             return answer
-        except TimeoutError:
-            return None
         finally:
+            closing.cancel()
+            question.future.cancel()  # unanswered in time: a late answer is ignored
             if self._questions.get(name) is question:
                 del self._questions[name]
 
