@@ -1,7 +1,8 @@
 """The lobby's seat menus in Debian's Chromium, on a phone and a screen in each language:
 every bot is offered by its label in the page's language (a budget by its value), the menu's
-value stays the bot's name that the table is made with, and the menus stay on a phone's
-screen. Screenshots go to ``test-artifacts/lobby-bots-*.png``."""
+value stays the bot's name that the table is made with, the table's page names the bot as
+the menu did, and both stay on a phone's screen. Screenshots go to
+``test-artifacts/lobby-bots-*.png``."""
 
 from __future__ import annotations
 
@@ -55,4 +56,12 @@ def test_the_seat_menus_name_each_bot_in_the_players_language(
     table = page.url.rsplit("/", 1)[1]
     seats = page.request.get(f"/api/tables/{table}").json()["seats"]
     assert seats[1]["bot"] == "ismcts:sims=200"
+    # the table names the bot as the menu did
+    seat = page.locator("#seating li").nth(1)
+    seat.wait_for()
+    assert LABELS[lang]["bot:ismcts:sims=200"] in seat.inner_text()
+    assert "ismcts:sims=200" not in page.locator("#main").inner_text()
+    no_sideways_scroll(page)
+    page.screenshot(path=str(ARTIFACTS / f"lobby-bots-table-{lang}-{size[0]}.png"),
+                    full_page=True)
     assert person.errors == []

@@ -22,6 +22,7 @@ Texts come from the gettext catalogs in :mod:`kastkopp.locale` (``messages.po``,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from functools import cache
 from pathlib import Path
@@ -31,7 +32,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from kastkopp.engine import Game
+from kastkopp.engine import Game, RuleError
 from kastkopp.games import default_game, load, registered
 from kastkopp.locale import spoken
 from kastkopp.server import accounts, hints, keeper, stats
@@ -294,8 +295,20 @@ async def table_page(table_id: str, request: Request) -> HTMLResponse:
     summary["hints"] = hints.available(live.game) and await asyncio.to_thread(
         hints.allowed, request.app.state.store, live.id)
     summary["series"] = await asyncio.to_thread(series_of, request.app.state.store, live.id)
+    summary["bot_labels"] = bot_labels(live.game.name, [seat.get("bot") for seat in
+                                                        summary["seats"]], language(request))
     return page(request, "table.html", table=summary, table_json=script_json(summary),
                 base_url=str(request.base_url).rstrip("/"))
+
+
+def bot_labels(game: str, seated: list[str | None], lang: str) -> dict[str, str]:
+    """The bots a table may seat (the lobby's offers, and those seated) by their labels in
+    ``lang``, so the page names a bot as the lobby's menu did."""
+    labels = {}
+    for name in {*bot_offers(game), *filter(None, seated)}:
+        with contextlib.suppress(RuleError):  # a bot this server does not have: its name
+            labels[name] = bot_label(game, name, lang)
+    return labels
 
 
 def drawn(summary: dict[str, Any], game: Game) -> dict[str, Any]:
