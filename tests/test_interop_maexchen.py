@@ -27,6 +27,7 @@ from kastkopp.interop.maexchen import (
     serve,
     valid_name,
 )
+from kastkopp.locale.messages import translate
 from kastkopp.strategy import bot_names
 
 TIMEOUT = 0.15  # the servers' answer timeout in these tests
@@ -537,8 +538,10 @@ def test_the_client_reports_a_refused_name_and_a_silent_server():
         await first.connect(*address)
         server.registrations["anna"].address = ("127.0.0.9", 1)  # taken from another host
         second = MaexchenClient("anna")
-        with pytest.raises(KastkoppError, match="name already taken"):
+        with pytest.raises(KastkoppError, match="it is already taken") as refused:
             await second.connect(*address)
+        assert translate(refused.value, "sv") == \
+            "servern nekade namnet 'anna': det är redan upptaget"
         server.close()
         first.close()
         silent = MaexchenClient("ben")
@@ -546,6 +549,16 @@ def test_the_client_reports_a_refused_name_and_a_silent_server():
             await silent.connect(*address, timeout=0.1)
 
     run(scenario())
+
+
+def test_the_clients_refusals_are_told_in_the_users_language():
+    out = CliRunner().invoke(app, ["--lang", "da", "bot", "maexchen", "--server", "x:y"])
+    assert out.exit_code == 2 and "'x:y' er ikke VÆRT:PORT (f.eks. localhost:9000)" in out.stderr
+    out = CliRunner().invoke(app, ["--lang", "sv", "bot", "maexchen", "--name", "två ord"])
+    assert out.exit_code == 2
+    assert "'två ord' är inget Mäxchen-namn: 1 till 20 tecken" in out.stderr
+    out = CliRunner().invoke(app, ["--lang", "sv", "maexchen-server", "--port", "70000"])
+    assert out.exit_code == 2 and "porten måste vara 0 till 65535, inte 70000" in out.stderr
 
 
 def test_a_client_name_is_checked_before_anything_is_sent():

@@ -637,8 +637,9 @@ class MaexchenClient(asyncio.DatagramProtocol):
         from kastkopp.strategy import make_bot
 
         if not valid_name(self.name):
-            raise KastkoppError(f"'{self.name}' is not a Mäxchen name: 1 to "
-                                f"{MAX_NAME_LENGTH} characters without , ; : or spaces")
+            raise KastkoppError("'{name}' is not a Mäxchen name: 1 to {most} characters "
+                                "without , ; : or spaces", name=self.name,
+                                most=MAX_NAME_LENGTH)
         self.bot: Player = make_bot(mia_game(2), self.strategy)
         self.rng = random.Random(self.seed)
         self.transport: asyncio.DatagramTransport | None = None
@@ -664,11 +665,20 @@ class MaexchenClient(asyncio.DatagramProtocol):
             answer = await asyncio.wait_for(self._registered, timeout)
         except TimeoutError:
             self.close()
-            raise KastkoppError(f"no answer from a Mäxchen server at {host}:{port}") from None
+            address = f"{host}:{port}"
+            raise KastkoppError("no answer from a Mäxchen server at {address}",
+                                address=address) from None
         if answer != "REGISTERED":
             self.close()
-            reason = answer.partition(";")[2].replace("_", " ").lower() or "no reason given"
-            raise KastkoppError(f"the server refused the name '{self.name}': {reason}")
+            reason = answer.partition(";")[2]
+            if reason == "NAME_ALREADY_TAKEN":
+                raise KastkoppError("the server refused the name '{name}': it is already taken",
+                                    name=self.name)
+            if reason == "INVALID_NAME":
+                raise KastkoppError("the server refused the name '{name}' as invalid",
+                                    name=self.name)
+            raise KastkoppError("the server refused the name '{name}' ({reason})",
+                                name=self.name, reason=reason or "-")
 
     async def run(self, rounds: int | None = None) -> None:
         """Play until ``rounds`` rounds have been played (:attr:`rounds_played`; watched,
@@ -793,7 +803,7 @@ def parse_server(text: str) -> tuple[str, int]:
     if not sep:
         return text, DEFAULT_PORT
     if not port.isdigit() or not 0 < int(port) < 65536:
-        raise KastkoppError(f"'{text}' is not HOST:PORT (e.g. localhost:9000)")
+        raise KastkoppError("'{text}' is not HOST:PORT (e.g. localhost:9000)", text=text)
     return host or "127.0.0.1", int(port)
 
 
