@@ -7,7 +7,7 @@ set -eu
 BIN=${BIN:-.venv/bin}
 LOCALE=src/kastkopp/locale
 "$BIN/pybabel" extract -F babel-errors.cfg --no-location --sort-output --omit-header \
-    -k IllegalAction -k RuleError -k StaleAction -k TableError -k AccountError \
+    -k KastkoppError -k IllegalAction -k RuleError -k StaleAction -k TableError -k AccountError \
     -k NotAuthenticated -k ChatError -k HintError -k ReviewError -k LogError -k Message -k term \
     -k Unreadable -k NotYourTurn -k GameOver -k NotFound -k TableNotFound \
     -k pterm:1c,2 -k say -k spoken:2 -k marked -k rule:2 \

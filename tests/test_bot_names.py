@@ -137,3 +137,25 @@ def test_a_ladder_may_rate_two_budgets_of_one_bot():
     assert data["command"].startswith("kastkopp ladder poker_dice --bots random,ismcts:sims=4 ")
     bad = runner.invoke(app, ["ladder", "poker_dice", "--bots", "random,ismcts:sims=x"])
     assert bad.exit_code != 0 and "sims is a whole number" in bad.stderr
+
+
+def test_every_bot_of_every_game_has_a_label_in_each_language():
+    from kastkopp.games import registered
+    from kastkopp.strategy import bot_label, bot_offers
+
+    for game in registered():
+        for offer in bot_offers(game):
+            labels = {lang: bot_label(game, offer, lang) for lang in ("en", "sv", "da")}
+            assert not any(label.startswith("bot:") for label in labels.values()), offer
+            assert labels["sv"] != labels["en"] and labels["da"] != labels["en"], labels
+
+
+@pyspiel_missing
+def test_a_label_says_the_budget_a_name_gives():
+    from kastkopp.strategy import bot_label
+
+    assert bot_label("liars_dice", "ismcts:sims=200", "sv") == \
+        "Sökande (IS-MCTS), 200 simuleringar per drag"
+    assert bot_label("mia", "bot:ismcts:ms=30:sims=50", "da") == \
+        "Søgende (IS-MCTS), 50 simuleringer pr. træk, højst 30 ms pr. træk"
+    assert bot_label("mia", "ismcts", "en") == "Searching (IS-MCTS)"

@@ -47,6 +47,27 @@ def test_a_wrong_value_names_its_option():
     assert "ugyldig værdi for '--games'" in out
 
 
+@pytest.mark.parametrize(("lang", "args", "said"), [
+    ("sv", ["simulate", "mia", "--players", "bot:random,bot:random", "--games", "x"],
+     "fel: ogiltigt värde för '--games': 'x' är inget heltal"),
+    ("da", ["ladder", "mia", "--games", "1.5"],
+     "fejl: ugyldig værdi for '--games': '1.5' er ikke et helt tal"),
+    ("da", ["serve", "--bot-delay", "soon"],
+     "fejl: ugyldig værdi for '--bot-delay': 'soon' er ikke et tal"),
+    ("sv", ["serve", "--port", "0"],
+     "fel: ogiltigt värde för '--port': 0 är mindre än 1, det minsta som tillåts"),
+    ("da", ["serve", "--bot-delay", "11"],
+     "fejl: ugyldig værdi for '--bot-delay': 11 er større end 10, det største tilladte"),
+    ("en", ["serve", "--abandoned-after", "0"],
+     "error: wrong value for '--abandoned-after': 0 is less than 0.01, the least allowed"),
+])
+def test_a_wrong_value_is_told_by_what_is_wrong_with_it(lang, args, said):
+    # the parser validates with pydantic, whose text is English only ("Input should be a
+    # valid integer"): the kind of its error is told instead
+    out = told("--lang", lang, *args)
+    assert said in out and "Input should" not in out
+
+
 def test_english_after_swedish_in_one_process():
     told("--lang", "sv", "nonsense")
     out = told("--lang", "en", "nonsense")

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import time
 from collections import Counter
 
 import pytest
+from typer.testing import CliRunner
 
+from kastkopp.cli import app
 from kastkopp.dice import ScriptedDice, SeededDice
 from kastkopp.engine import KastkoppError, Table
 from kastkopp.interop.maexchen import (
+    GAME,
     REASONS,
     MaexchenClient,
     MaexchenServer,
@@ -23,6 +27,8 @@ from kastkopp.interop.maexchen import (
     serve,
     valid_name,
 )
+from kastkopp.locale.messages import translate
+from kastkopp.strategy import bot_names
 
 TIMEOUT = 0.15  # the servers' answer timeout in these tests
 
@@ -497,6 +503,34 @@ def test_closing_while_players_are_invited_ends_the_round_at_once():
     assert server.closed and not server.tables and server.rounds_started == 0
 
 
+def test_closing_in_the_middle_of_a_round_ends_it_at_once_unscored():
+    # the player to move never answers; the close ends the round without waiting out the
+    # answer timeout (an hour here: the wait below gives up long before)
+    async def scenario():
+        server, task = await serve("127.0.0.1", 0, answer_timeout=3600, idle_pause=0.01,
+                                   heartbeat=None)
+        address = server.transport.get_extra_info("sockname")
+        anna, ben = await Peer("anna").open(address), await Peer("ben").open(address)
+        for peer in (anna, ben):
+            assert await peer.register() == "REGISTERED"
+        for peer in (anna, ben):
+            token = (await peer.expect("ROUND STARTING"))[0]
+            peer.send(f"JOIN;{token}")
+        _, names = await anna.expect("ROUND STARTED")
+        first = {"anna": anna, "ben": ben}[names.split(",")[0]]
+        await first.expect("YOUR TURN")  # and no answer comes
+        server.close()
+        await asyncio.wait_for(task, 10)
+        anna.close()
+        ben.close()
+        return server
+
+    server = run(scenario())
+    assert server.closed and server.rounds_started == 1
+    assert not server.tables and server.table is None
+    assert server.scores == {"anna": 0, "ben": 0}
+
+
 def test_the_client_reports_a_refused_name_and_a_silent_server():
     async def scenario():
         server, address = await started_server()
@@ -504,8 +538,10 @@ def test_the_client_reports_a_refused_name_and_a_silent_server():
         await first.connect(*address)
         server.registrations["anna"].address = ("127.0.0.9", 1)  # taken from another host
         second = MaexchenClient("anna")
-        with pytest.raises(KastkoppError, match="name already taken"):
+        with pytest.raises(KastkoppError, match="it is already taken") as refused:
             await second.connect(*address)
+        assert translate(refused.value, "sv") == \
+            "servern nekade namnet 'anna': det är redan upptaget"
         server.close()
         first.close()
         silent = MaexchenClient("ben")
@@ -515,11 +551,66 @@ def test_the_client_reports_a_refused_name_and_a_silent_server():
     run(scenario())
 
 
+def test_the_clients_refusals_are_told_in_the_users_language():
+    out = CliRunner().invoke(app, ["--lang", "da", "bot", "maexchen", "--server", "x:y"])
+    assert out.exit_code == 2 and "'x:y' er ikke VÆRT:PORT (f.eks. localhost:9000)" in out.stderr
+    out = CliRunner().invoke(app, ["--lang", "sv", "bot", "maexchen", "--name", "två ord"])
+    assert out.exit_code == 2
+    assert "'två ord' är inget Mäxchen-namn: 1 till 20 tecken" in out.stderr
+    out = CliRunner().invoke(app, ["--lang", "sv", "maexchen-server", "--port", "70000"])
+    assert out.exit_code == 2 and "porten måste vara 0 till 65535, inte 70000" in out.stderr
+
+
 def test_a_client_name_is_checked_before_anything_is_sent():
     with pytest.raises(KastkoppError, match="not a Mäxchen name"):
         MaexchenClient("two words")
     with pytest.raises(KastkoppError, match="no bot"):
         MaexchenClient("anna", strategy="clairvoyant")
+
+
+def test_the_command_line_bot_reads_its_name_as_every_bot_name_is():
+    # the settings a name gives, and a bad one refused in the user's language before
+    # anything is sent
+    bad = CliRunner().invoke(app, ["--lang", "sv", "bot", "maexchen", "--strategy",
+                                   "sensible:sims=5"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output + bad.stderr
+    assert "bot:sensible har inga inställningar, inte 'sims=5'" in bad.stderr
+    if "ismcts" not in bot_names(GAME):
+        pytest.skip("bot:ismcts needs the openspiel extra")
+    bad = CliRunner().invoke(app, ["--lang", "da", "bot", "maexchen", "--strategy",
+                                   "ismcts:sims=1"])
+    assert bad.exit_code == 2 and "sims er et helt tal fra 2 til 1000000, ikke '1'" in bad.stderr
+
+    # a server with another player, in a thread of its own while the command plays on it
+    ready, done, address = threading.Event(), threading.Event(), []
+
+    def host() -> None:
+        async def main() -> None:
+            async with running("127.0.0.1", 0, answer_timeout=30, idle_pause=0.01) as server:
+                address.append(server.transport.get_extra_info("sockname"))
+                ben = MaexchenClient("ben", strategy="random", seed=1)
+                await ben.connect(*address[0])
+                ready.set()
+                while not done.is_set():
+                    await asyncio.sleep(0.01)
+                ben.close()
+
+        asyncio.run(main())
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        assert ready.wait(10)
+        host_name, port = address[0]
+        played = CliRunner().invoke(app, ["bot", "maexchen", "--server", f"{host_name}:{port}",
+                                          "--strategy", "bot:ismcts:sims=5", "--name", "anna",
+                                          "--rounds", "2", "--seed", "3"])
+    finally:
+        done.set()
+        thread.join(10)
+    assert played.exit_code == 0, played.output + played.stderr
+    assert "anna plays as 'ismcts:sims=5'" in played.output
+    assert "2 rounds played" in played.output
 
 
 async def silent(peer: Peer) -> None:

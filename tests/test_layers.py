@@ -91,6 +91,17 @@ def test_the_pages_scripts_name_no_game(path):
     assert not words & game_words(), f"{path} names {words & game_words()}"
 
 
+def test_the_pages_words_name_no_game():
+    # a game's own sentences come with its registration (Game.page_words), not in the
+    # words every page is given
+    from kastkopp.server.pages import UI
+
+    names = set(registered())
+    named = [text for text in UI
+             if {word.lower() for word in re.findall(r"[A-Za-z_]+", text)} & names]
+    assert not named, f"the pages' words name games: {named}"
+
+
 def test_the_game_check_reads_the_command_line_and_the_server():
     # it sees a game named in code, and leaves the registrations alone
     assert {"cli/play.py", "cli/score.py", "server/pages.py", "server/routes/tables.py"} \

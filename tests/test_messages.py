@@ -40,10 +40,11 @@ SOURCES = [SRC / "engine.py", SRC / "matches.py",
            SRC / "strategy" / "yatzy_review.py",
            SRC / "strategy" / "liars_dice_review.py", SRC / "strategy" / "mia_review.py",
            SRC / "strategy" / "odds.py", *sorted((SRC / "strategy").glob("*_odds.py")),
-           SRC / "strategy" / "liars_bidding.py"]
-ERRORS = ("IllegalAction", "RuleError", "StaleAction", "TableError", "AccountError",
-          "NotAuthenticated", "ChatError", "HintError", "ReviewError", "Unreadable",
-          "NotYourTurn", "GameOver", "NotFound", "TableNotFound")
+           SRC / "strategy" / "liars_bidding.py",
+           SRC / "interop" / "ismcts.py", SRC / "interop" / "maexchen.py"]
+ERRORS = ("KastkoppError", "IllegalAction", "RuleError", "StaleAction", "TableError",
+          "AccountError", "NotAuthenticated", "ChatError", "HintError", "ReviewError",
+          "Unreadable", "NotYourTurn", "GameOver", "NotFound", "TableNotFound")
 KEYWORDS = {**dict.fromkeys(ERRORS), "Message": None, "term": None, "pterm": ((1, "c"), 2),
             "say": None, "LogError": None, "spoken": (2,), "marked": None, "rule": (2,)}
 

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from kastkopp.server.app import create_app
 from kastkopp.server.languages import negotiate
-from kastkopp.server.pages import UI, ui_strings
+from kastkopp.server.pages import UI, game_words, ui_strings
 from kastkopp.sheets import kinds
 
 
@@ -31,9 +31,13 @@ def test_the_language_is_the_first_of_ours_the_browser_asks_for() -> None:
 def test_every_word_of_the_scripts_is_translated_in_swedish_and_danish() -> None:
     for lang in ("sv", "da"):
         words = ui_strings(lang)
-        # the scripts' texts, and the Yatzy sheets' rows as each sheet names them
-        assert {w for w in words if not w.startswith("row:")} == set(UI)
+        # the scripts' texts, and each game's own (Game.page_words): the Yatzy sheets' rows
+        # as each sheet names them, Linka's table told
+        assert set(words) == set(UI) | set(game_words(lang))
         assert words["row:maxi:three-kind"] == {"sv": "Tretal", "da": "Tre ens"}[lang]
+        assert words["The linka dice: {a} and {b} (sum {s})"] == {
+            "sv": "Linkatärningarna: {a} och {b} (summa {s})",
+            "da": "Linkaterningerne: {a} og {b} (sum {s})"}[lang]
         # the same in every language: names, a word, a sign
         same = {"Bonus", "Slosch", "palifico", "{n} × {face}"}
         if lang == "sv":

@@ -23,7 +23,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from kastkopp.engine import State, game_from_json
-from kastkopp.server.pages import ui_strings
+from kastkopp.server.pages import game_words, ui_strings
 from test_web_play import (
     ARTIFACTS,
     CHROMIUM,
@@ -67,7 +67,7 @@ def sit_at(browser: Any, server: str, name: str, lang: str, size: tuple[int, int
 
 @cache
 def english_words() -> frozenset[str]:
-    """Words of the catalog's English side that neither translation uses (read once: every
+    """Words of the catalogs' English side that neither translation uses (read once: every
     browser test in Swedish or Danish asks)."""
     def words(text: str) -> set[str]:
         return {w.lower() for w in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{\w+\}", "", text))}
@@ -79,6 +79,11 @@ def english_words() -> frozenset[str]:
                 if message.id and not str(message.id).startswith("about:"):
                     english |= words(str(message.id))
                     translated |= words(str(message.string))
+        # and the words each game gives its own page (Linka's table told)
+        for key, word in game_words(lang).items():
+            if not key.startswith("row:"):
+                english |= words(key)
+                translated |= words(word)
     return frozenset(english - translated)
 
 

@@ -106,7 +106,9 @@ def maexchen_server(
 def bot_maexchen(
     server: str = typer.Option(f"127.0.0.1:{DEFAULT_PORT}", "--server", metavar="HOST:PORT",
                                help="the Mäxchen server"),
-    strategy: str = typer.Option("sensible", "--strategy", help="which bot plays"),
+    strategy: str = typer.Option("sensible", "--strategy", metavar="BOT",
+                                 help="which bot plays, with its settings if any "
+                                 "(ismcts:sims=50)"),
     name: str = typer.Option("kastkopp", "--name", help="the name to register (≤ 20 characters)"),
     rounds: int = typer.Option(0, "--rounds", help="stop after this many rounds (0: never)"),
     seed: int = typer.Option(None, "--seed", help="seed for the bot's own choices"),
@@ -115,12 +117,12 @@ def bot_maexchen(
     """Let a kastkopp bot play Mia on a Mäxchen bot-competition server."""
     import asyncio
 
-    from kastkopp.engine import KastkoppError
-    from kastkopp.interop.maexchen import GAME, MaexchenClient, bot_names, parse_server
+    from kastkopp.interop.maexchen import GAME, MaexchenClient, parse_server
+    from kastkopp.strategy import check_bot
 
-    if strategy not in bot_names():
-        raise KastkoppError("no bot '{name}' for {game} (bots: {bots})", name=strategy,
-                            game=GAME, bots=", ".join(bot_names()))
+    # read as every bot name is (kastkopp play's seats, the ladder): refused in the user's
+    # language before anything is sent
+    strategy = check_bot(GAME, strategy)
     host, port = parse_server(server)
     client = MaexchenClient(name, strategy=strategy, seed=seed,
                             log=(lambda m: _say(f"< {m}")) if verbose else None)

@@ -3,8 +3,9 @@
 The parser under typer words its own errors in English ("Missing option '--players'.").
 The root command catches each one and raises it again told in the language asked for
 (``--lang``, read before the parser runs, else the locale), from what the error carries —
-the option, the parameter, the command — not from its English text. An error the parser
-words some other way keeps its own text inside the translated frame.
+the option, the parameter, the command — not from its English text. A wrong value is told
+from the kind of its validation error (not a whole number, not a number, out of range); an
+error the parser words some other way keeps its own text inside the translated frame.
 
 >>> from typer.testing import CliRunner
 >>> from kastkopp.cli import app
@@ -87,8 +88,37 @@ def _message(error: click_errors.UsageError) -> str:
         name = error.param.get_error_hint() if error.param is not None else \
             _hints(error.param_hint)
         if name:
-            return say("wrong value for {name}: {message}", name=name, message=error.message)
+            return say("wrong value for {name}: {message}", name=name,
+                       message=_value_problem(error) or error.message)
     return error.message
+
+
+def _value_problem(error: click_errors.BadParameter) -> str | None:
+    """What is wrong with a value, told from the validation error the parser raised it from
+    (pydantic's, whose text is English only); ``None`` for a kind not worded here."""
+    from pydantic import ValidationError  # the parser's own validation, installed with it
+
+    cause = error.__cause__
+    if not isinstance(cause, ValidationError) or cause.error_count() != 1:
+        return None
+    problem = cause.errors(include_url=False)[0]
+    kind, value, limits = problem["type"], str(problem.get("input", "")), problem.get("ctx", {})
+    if kind == "int_parsing":
+        return say("'{value}' is not a whole number", value=value)
+    if kind == "float_parsing":
+        return say("'{value}' is not a number", value=value)
+    if kind == "greater_than_equal":
+        return say("{value} is less than {low}, the least allowed", value=value,
+                   low=_number(limits["ge"]))
+    if kind == "less_than_equal":
+        return say("{value} is more than {high}, the most allowed", value=value,
+                   high=_number(limits["le"]))
+    return None
+
+
+def _number(limit: object) -> str:
+    """A limit as the user would type it: ``10``, not ``10.0``."""
+    return f"{limit:g}" if isinstance(limit, float) else str(limit)
 
 
 def _hints(hint: Sequence[str] | str | None) -> str:

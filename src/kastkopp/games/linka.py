@@ -95,6 +95,25 @@ HAND_NAMES = {EXACT: "the linka dice exactly", BOTH: "both linka dice",
 HAND_KEYS = {EXACT: "exact", BOTH: "both", SUM: "sum", HIGH: "high", LOW: "low",
              NOTHING: "nothing"}
 
+# What the table's page says (static/games/linka.js, its words translated on the server):
+# the hands, the deal and the betting told
+PAGE_WORDS = (marked("nothing (sum {n})"), marked("the linka dice exactly"),
+              marked("both linka dice"), marked("the linka sum"), marked("the high linka die"),
+              marked("the low linka die"), marked("A hidden die under the cup"),
+              marked("Your hidden die: only you see it"), marked("Your hidden die: {face}"),
+              marked("The linka dice are thrown"), marked("Everyone throws their dice"),
+              marked("{name} checks, raises (at most {n}) or folds"),
+              marked("{name} checks or folds"),
+              marked("{name} must call {owed}, raise (at most {n}) or fold"),
+              marked("{name} wins the pot of {n} with {hand}"),
+              marked("{name} shares the pot of {n} with {hand}"),
+              marked("The linka dice: {a} and {b} (sum {s})"),
+              marked("{name} throws {a} and {b}"), marked("{name} throws {face} open"),
+              marked("You throw {dice}"), marked("The cups are lifted"),
+              marked("Equal hands play again: {names}"), marked("dealer"),
+              marked("has raised"), marked("Linka dice"), marked("Linka sum"),
+              marked("Deal {n}: equal hands play again"), marked("Your hand"))
+
 
 @dataclass(frozen=True, order=True)
 class Hand:
@@ -543,6 +562,11 @@ class Linka(Game[LinkaView]):
         review=("kastkopp.strategy.linka_review",), sheet=("kastkopp.sheets.pots",),
         commands=("kastkopp.cli.solvers.linka",), about="about:linka",
         renderer="games/linka.js")
+
+    @classmethod
+    def page_words(cls, lang: str) -> dict[str, str]:
+        """The words of Linka's table page in ``lang``, by their English text."""
+        return {word: spoken(lang, word) for word in PAGE_WORDS}
 
     def new_state(self) -> LinkaState:
         n = self.players

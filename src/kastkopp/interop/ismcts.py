@@ -32,6 +32,7 @@ from typing import Any
 
 from kastkopp.engine import Action, Game, Player, State
 from kastkopp.games import registered
+from kastkopp.locale import marked
 from kastkopp.strategy import BotSetting, register_bot
 
 # simulations per move of bot:ismcts: a move of two-player Perudo took about a second on a
@@ -42,9 +43,10 @@ MIN_SIMULATIONS = 2
 # the budgets a name may give (bot:ismcts:sims=N:ms=T), and the caps of a server, which
 # plays a bot's move on its event loop: on a busy 2-core machine a move of two-player
 # Perudo took 13 s at 2,000 simulations, 6 ms a simulation
-SETTINGS = (BotSetting("sims", "simulations a move", MIN_SIMULATIONS, 1_000_000, 200),
+SETTINGS = (BotSetting("sims", "simulations a move", MIN_SIMULATIONS, 1_000_000, 200,
+                       marked("{value} simulations a move")),
             BotSetting("ms", "milliseconds a move at most (play then depends on the machine)",
-                       1, 60_000, 250))
+                       1, 60_000, 250, marked("at most {value} ms a move")))
 # no game runs this long at random; a guard against a play-out that never ends
 MAX_PLAYOUT = 100_000
 

@@ -88,7 +88,7 @@ import random
 import re
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -222,6 +222,10 @@ def _announcement(token: str) -> Callable[[str, list[str]], int | None]:
     """``ANNOUNCE;dice;token``: the value of the dice (see :func:`read_announcement`)."""
     return lambda command, args: read_announcement(args[0]) if command == "ANNOUNCE" \
         and len(args) >= 2 and args[1] == token else None
+
+
+class _Closed(Exception):
+    """The server was closed while it waited on a player's answer."""
 
 
 class MaexchenServer(asyncio.DatagramProtocol):
@@ -437,7 +441,14 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self.table = table
         self._tell(TableEvent(number, table, "start"))
         self.broadcast(f"ROUND STARTED;{number};{','.join(order)}")
-        losers, reason = await self._play(number, table)
+        try:
+            losers, reason = await self._play(number, table)
+        except _Closed:
+            # closed in the middle of the round: it ends unplayed and unscored, at once
+            # rather than each question left waiting out its timeout (a web server's sweep
+            # closes the table it showed, as for any server that stopped)
+            self.table = None
+            return None
         # kept before anybody hears that the round is over, so a player who stops at the
         # score finds every round it played among the server's tables
         result = RoundResult(number, order, losers, reason, table)
@@ -490,20 +501,27 @@ class MaexchenServer(asyncio.DatagramProtocol):
                    read: Callable[[str], Callable[[str, list[str]], Answer | None]]
                    ) -> Answer | None:
         """Send ``message;token`` to a player; the first message of theirs that ``read``
-        takes for an answer, or ``None`` if none came in time (others are ignored)."""
+        takes for an answer, or ``None`` if none came in time (others are ignored).
+        Raises :class:`_Closed` as soon as the server is closed."""
         registration = self.registrations.get(name)
         if registration is None:
             return None
         token = uuid.uuid4().hex
         question = _Question(read(token), asyncio.get_running_loop().create_future())
         self._questions[name] = question
+        closing = asyncio.ensure_future(self._closed.wait())
         try:
             self.send(registration.address, f"{message};{token}")
-            answer: Answer | None = await asyncio.wait_for(question.future, self.answer_timeout)
+            await asyncio.wait([question.future, closing], timeout=self.answer_timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
+            if self.closed:
+                raise _Closed
+            answer: Answer | None = question.future.result() if question.future.done() \
+                else None
             return answer
-        except TimeoutError:
-            return None
         finally:
+            closing.cancel()
+            question.future.cancel()  # unanswered in time: a late answer is ignored
             if self._questions.get(name) is question:
                 del self._questions[name]
 
@@ -619,8 +637,9 @@ class MaexchenClient(asyncio.DatagramProtocol):
         from kastkopp.strategy import make_bot
 
         if not valid_name(self.name):
-            raise KastkoppError(f"'{self.name}' is not a Mäxchen name: 1 to "
-                                f"{MAX_NAME_LENGTH} characters without , ; : or spaces")
+            raise KastkoppError("'{name}' is not a Mäxchen name: 1 to {most} characters "
+                                "without , ; : or spaces", name=self.name,
+                                most=MAX_NAME_LENGTH)
         self.bot: Player = make_bot(mia_game(2), self.strategy)
         self.rng = random.Random(self.seed)
         self.transport: asyncio.DatagramTransport | None = None
@@ -646,11 +665,20 @@ class MaexchenClient(asyncio.DatagramProtocol):
             answer = await asyncio.wait_for(self._registered, timeout)
         except TimeoutError:
             self.close()
-            raise KastkoppError(f"no answer from a Mäxchen server at {host}:{port}") from None
+            address = f"{host}:{port}"
+            raise KastkoppError("no answer from a Mäxchen server at {address}",
+                                address=address) from None
         if answer != "REGISTERED":
             self.close()
-            reason = answer.partition(";")[2].replace("_", " ").lower() or "no reason given"
-            raise KastkoppError(f"the server refused the name '{self.name}': {reason}")
+            reason = answer.partition(";")[2]
+            if reason == "NAME_ALREADY_TAKEN":
+                raise KastkoppError("the server refused the name '{name}': it is already taken",
+                                    name=self.name)
+            if reason == "INVALID_NAME":
+                raise KastkoppError("the server refused the name '{name}' as invalid",
+                                    name=self.name)
+            raise KastkoppError("the server refused the name '{name}' ({reason})",
+                                name=self.name, reason=reason or "-")
 
     async def run(self, rounds: int | None = None) -> None:
         """Play until ``rounds`` rounds have been played (:attr:`rounds_played`; watched,
@@ -775,15 +803,8 @@ def parse_server(text: str) -> tuple[str, int]:
     if not sep:
         return text, DEFAULT_PORT
     if not port.isdigit() or not 0 < int(port) < 65536:
-        raise KastkoppError(f"'{text}' is not HOST:PORT (e.g. localhost:9000)")
+        raise KastkoppError("'{text}' is not HOST:PORT (e.g. localhost:9000)", text=text)
     return host or "127.0.0.1", int(port)
-
-
-def bot_names() -> Sequence[str]:
-    """The strategies a Mäxchen client can play."""
-    from kastkopp.strategy import bot_names as names
-
-    return names(GAME)
 
 
 __all__ = ["REASONS", "MaexchenClient", "MaexchenServer", "RoundResult", "TableEvent",

@@ -22,6 +22,7 @@ Texts come from the gettext catalogs in :mod:`kastkopp.locale` (``messages.po``,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from functools import cache
 from pathlib import Path
@@ -31,7 +32,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from kastkopp.engine import Game
+from kastkopp.engine import Game, RuleError
 from kastkopp.games import default_game, load, registered
 from kastkopp.locale import spoken
 from kastkopp.server import accounts, hints, keeper, stats
@@ -39,7 +40,7 @@ from kastkopp.server import lobby as lobby_list
 from kastkopp.server.languages import LANG_COOKIE, LANGUAGES, gettext, language, translations
 from kastkopp.server.sheets_api import SheetBody, derive
 from kastkopp.store import SeriesTable, Store
-from kastkopp.strategy import bot_offers
+from kastkopp.strategy import bot_label, bot_offers
 
 HERE = Path(__file__).parent
 
@@ -150,19 +151,7 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("{name} asks for a double knock"), N_("{name} does not ask for a double knock"),
       N_("Keep the {face}"), N_("Click the die to keep"), N_("Throw all three again"),
       N_("Knock"), N_("Double knock ({n})"), N_("No double knock"), N_("worst placed"),
-      N_("Throw {n}"), N_("Raise limit"), N_("nothing (sum {n})"),
-      N_("the linka dice exactly"), N_("both linka dice"), N_("the linka sum"),
-      N_("the high linka die"), N_("the low linka die"), N_("A hidden die under the cup"),
-      N_("Your hidden die: only you see it"), N_("Your hidden die: {face}"),
-      N_("The linka dice are thrown"), N_("Everyone throws their dice"),
-      N_("{name} checks, raises (at most {n}) or folds"), N_("{name} checks or folds"),
-      N_("{name} must call {owed}, raise (at most {n}) or fold"),
-      N_("{name} wins the pot of {n} with {hand}"),
-      N_("{name} shares the pot of {n} with {hand}"),
-      N_("The linka dice: {a} and {b} (sum {s})"), N_("{name} throws {a} and {b}"),
-      N_("{name} throws {face} open"), N_("You throw {dice}"), N_("The cups are lifted"),
-      N_("Equal hands play again: {names}"), N_("dealer"), N_("has raised"), N_("Linka dice"),
-      N_("Linka sum"), N_("Deal {n}: equal hands play again"), N_("To call"), N_("Your hand"),
+      N_("Throw {n}"), N_("Raise limit"), N_("To call"),
       N_("{list} and {last}"), N_("{other} threw five aces: {name} may throw to match them"),
       N_("{name} calls first: announce a hand"),
       N_("{name} has thrown and must announce higher"),
@@ -226,7 +215,7 @@ UI = [N_("Your turn"), N_("Waiting for {name}"), N_("Game over"),
       N_("Refused"), N_("Edit"),
 
       N_("{claimer} announced {claim}: {name} may believe it and roll, call, or pass the cup on"),
-      N_("a person, invited by link"),
+      N_("a person, invited by link"), N_("Bots (the computer plays)"),
       # around the table: the move clock, a replay before the end, a visitor's invitation
       N_("{d} d {h} h"), N_("{h} h {m} min"), N_("You have {time} for this move"),
       N_("{name} has {time} for this move"),
@@ -258,7 +247,9 @@ def game_info(lang: str) -> list[dict[str, Any]]:
                          for p in cls.rules_class.PRESETS},
              # each rule named by its help and its choices by their words, as the keeper does
              "rules": keeper.rule_info(cls.rules_class, lang),
-             "bots": bot_offers(name),
+             # a menu shows each bot by its label; its name is what a seat is given
+             "bots": {offer: {"label": bot_label(name, offer, lang), "help": help}
+                      for offer, help in bot_offers(name).items()},
              # a few lines for players, named by the game (its Parts)
              "about": gettext(lang, cls.parts.about) if cls.parts.about else "",
              "advice": has_advice(name)}
@@ -304,8 +295,20 @@ async def table_page(table_id: str, request: Request) -> HTMLResponse:
     summary["hints"] = hints.available(live.game) and await asyncio.to_thread(
         hints.allowed, request.app.state.store, live.id)
     summary["series"] = await asyncio.to_thread(series_of, request.app.state.store, live.id)
+    summary["bot_labels"] = bot_labels(live.game.name, [seat.get("bot") for seat in
+                                                        summary["seats"]], language(request))
     return page(request, "table.html", table=summary, table_json=script_json(summary),
                 base_url=str(request.base_url).rstrip("/"))
+
+
+def bot_labels(game: str, seated: list[str | None], lang: str) -> dict[str, str]:
+    """The bots a table may seat (the lobby's offers, and those seated) by their labels in
+    ``lang``, so the page names a bot as the lobby's menu did."""
+    labels = {}
+    for name in {*bot_offers(game), *filter(None, seated)}:
+        with contextlib.suppress(RuleError):  # a bot this server does not have: its name
+            labels[name] = bot_label(game, name, lang)
+    return labels
 
 
 def drawn(summary: dict[str, Any], game: Game) -> dict[str, Any]:

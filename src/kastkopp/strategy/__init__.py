@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kastkopp.engine import Action, Game, Player, RuleError
+from kastkopp.locale import marked, spoken
 
 # ``(game, **settings) -> Player``: a factory is called with the settings its name gives
 BotFactory = Callable[..., Player]
@@ -33,13 +34,15 @@ BotFactory = Callable[..., Player]
 class BotSetting:
     """A setting of a bot (``bot:NAME:KEY=VALUE``): a whole number from ``low`` to
     ``high``; a server seats the bot with at most ``cap``, so no guest's budget stalls it.
-    Unset, the factory is not given it and uses its own default."""
+    Unset, the factory is not given it and uses its own default. ``label`` says a value to
+    players (``"{value} simulations a move"``, marked for the catalogs)."""
 
     key: str
     help: str
     low: int
     high: int
     cap: int
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,22 @@ class BotSpec:
 _BOTS: dict[str, dict[str, BotFactory]] = {}
 _BOT_HELP: dict[tuple[str, str], str] = {}
 _BOT_SETTINGS: dict[tuple[str, str], tuple[BotSetting, ...]] = {}
+
+# What players call a bot in a menu. A name plays the same way in every game that has it
+# ("strong" reckons exact odds, "equilibrium" plays the solved game), so one word serves all.
+BOT_LABELS = {
+    "random": marked("Random"),
+    "naive": marked("Naive"),
+    "simple": marked("Simple"),
+    "sensible": marked("Sensible"),
+    "greedy": marked("Greedy"),
+    "strong": marked("Strong"),
+    "equilibrium": marked("Equilibrium"),
+    "optimal": marked("Optimal (highest average score)"),
+    "towin": marked("Plays to win"),
+    "search": marked("Reads the bids (one move ahead)"),
+    "ismcts": marked("Searching (IS-MCTS)"),
+}
 
 
 class RandomBot(Player):
@@ -110,6 +129,24 @@ def bot_offers(game: str) -> dict[str, str]:
             offers[f"{name}:{setting.key}={setting.cap}"] = (
                 f"bot:{name} with {setting.help}: {setting.cap}, the most a server allows")
     return offers
+
+
+def bot_label(game: str, offer: str, lang: str | None = None) -> str:
+    """What a menu shows for a bot name, in ``lang``: the bot's label and the value of each
+    setting the name gives; ``bot:NAME`` for a bot without a label.
+
+    >>> bot_label("mia", "random", "sv")
+    'Slumpvis'
+    """
+    spec = parse_bot(game, offer)
+    label = BOT_LABELS.get(spec.name)
+    words = [spoken(lang, label) if label else f"bot:{spec.name}"]
+    settings = {setting.key: setting for setting in bot_settings(game, spec.name)}
+    for key, value in spec.settings:
+        setting = settings[key]
+        words.append(spoken(lang, setting.label, value=value) if setting.label
+                     else f"{key}={value}")
+    return ", ".join(words)
 
 
 def bot_settings(game: str, name: str) -> tuple[BotSetting, ...]:

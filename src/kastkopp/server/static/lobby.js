@@ -40,10 +40,11 @@ function seatControls() {
   for (let seat = 0; seat < n; seat++) {
     const id = `seat-${seat}`;
     const options = [h("option", {value: ""}, seat === 0 ? "—" : t("a person, invited by link"))];
-    if (seat === 0) { box.append(h("p", {}, `${t("Seat")} 1: `, document.getElementById("me-name")?.textContent ?? "")); continue; }
-    for (const [bot, help] of Object.entries(game.bots)) {
-      options.push(h("option", {value: `bot:${bot}`, title: help}, `bot:${bot}`));
-    }
+    if (seat === 0) { box.append(h("p", {}, `${t("Seat")} 1: `, document.getElementById("me-name")?.textContent ?? t("you"))); continue; }
+    // the bots apart from the person, each by its label; the value is the bot's name
+    options.push(h("optgroup", {label: t("Bots (the computer plays)")},
+      ...Object.entries(game.bots).map(([bot, {label, help}]) =>
+        h("option", {value: `bot:${bot}`, title: help}, label))));
     const select = h("select", {id, class: "seat"}, ...options);
     if (before[id] && game.bots[before[id].slice(4)]) select.value = before[id];
     box.append(h("p", {}, h("label", {for: id}, `${t("Seat")} ${seat + 1}`), " ", select));

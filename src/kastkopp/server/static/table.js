@@ -89,9 +89,15 @@ function statusLine() {
   return t("Waiting for {name}", {name: seatName(frame, frame.to_move)});
 }
 
+/** A seat as the seating lists it: the person, or "Bot 2 (Strong)" by the bot's label. */
+function seated(s, i) {
+  if (s.name) return s.name;
+  return s.bot ? `${t("Bot {n}", {n: i + 1})} (${table.bot_labels?.[s.bot] ?? s.bot})` : "—";
+}
+
 function drawSeating(summary) {
   const items = summary.seats.map((s, i) => h("li", {class: i === frame?.to_move ? "to-move" : ""},
-    s.name ?? (s.bot ? `${t("Bot {n}", {n: i + 1})} (${s.bot})` : "—")));
+    seated(s, i)));
   const parts = [h("ol", {class: "seats"}, ...items)];
   if (summary.status === "open") {
     const mine = summary.seats.some((s) => s.name === me);
@@ -150,7 +156,7 @@ function drawSeeds(summary) {
   const given = new Map(summary.contributions.map((c) => [c.seat, c.seed]));
   const missing = new Set(summary.seeds_missing ?? []);
   seedList.replaceChildren(...summary.seats.map((s, i) => {
-    const who = `${t("Seat")} ${i + 1} · ${s.name ?? (s.bot ? `bot:${s.bot}` : "—")}: `;
+    const who = `${t("Seat")} ${i + 1} · ${seated(s, i)}: `;
     if (given.has(i)) {
       return h("li", {"data-seat": i}, who, h("code", {class: "contribution"}, given.get(i)));
     }
