@@ -40,9 +40,9 @@ from kastkopp.strategy import BotSetting, register_bot
 DEFAULT_SIMULATIONS = 100
 # the first simulation of a search only values its root: a move needs a second
 MIN_SIMULATIONS = 2
-# the budgets a name may give (bot:ismcts:sims=N:ms=T), and the caps of a server, which
-# plays a bot's move on its event loop: on a busy 2-core machine a move of two-player
-# Perudo took 13 s at 2,000 simulations, 6 ms a simulation
+# the budgets a name may give (bot:ismcts:sims=N:ms=T), and the caps of a server: it
+# searches in a thread, which still shares the process with every table it serves; on a
+# busy 2-core machine a move of two-player Perudo took 13 s at 2,000 simulations
 SETTINGS = (BotSetting("sims", "simulations a move", MIN_SIMULATIONS, 1_000_000, 200,
                        marked("{value} simulations a move")),
             BotSetting("ms", "milliseconds a move at most (play then depends on the machine)",
