@@ -126,7 +126,7 @@ def test_the_cup_lifted_last_round_tells_what_kind_of_player_the_other_is():
     # seat 0 bids as the naive bot does (the lowest bid on its best face, then a challenge
     # of a bid that would take it past half the dice); the strong bot opens 2x5 with (5, 5)
     game = load("liars_dice", preset="perudo", players=2, dice=2)
-    bot = SearchLiarsBot(game)
+    bot = SearchLiarsBot(game, kinds=(0.4, 0.2, 0.4))  # a prior that doubts the naive kind
     state = rolled(game, (5, 5), (3, 6)).apply("bid 1x5").apply("bid 2x6").apply("dudo")
     state = rolled(state, (2, 3), (4,))
     view = state.view(1)
