@@ -9,7 +9,16 @@ import pytest
 from typer.testing import CliRunner
 
 from kastkopp.cli import app
-from kastkopp.cli.ladder import Result, places_by, rankings, tables_of
+from kastkopp.cli.ladder import (
+    Chunk,
+    Result,
+    places_by,
+    play_chunk,
+    rankings,
+    table_rows,
+    tables_of,
+)
+from kastkopp.cli.simulate import mean_interval
 from kastkopp.games import registered
 from kastkopp.strategy import bot_names
 
@@ -101,6 +110,52 @@ def test_matches_are_ranked_by_what_each_bot_won_in_them():
                           "2", "--json", "--workers", "1").output)
     assert data["match"] == 2 and all(row["events"] == 4 for row in data["ratings"])
     assert data["command"].endswith("--games 4 --players 2 --match 2 --seed 0")
+
+
+def test_a_bot_paired_against_itself_wins_exactly_nothing():
+    # the two games of a pair throw the same dice with the seats swapped: the same bot in
+    # both seats plays the second game as the first, so what one seat won the other gives back
+    chunk = Chunk("knack", None, (), 0, ("strong", "strong"), 0, 20, 5, paired=True)
+    results = play_chunk(chunk)
+    assert [r.payoffs for r in results[1::2]] == [r.payoffs[::-1] for r in results[::2]]
+    assert any(r.payoffs != (0.0, 0.0) for r in results)
+    for entry in table_rows([("strong", "strong")], results, paired=True)[0]["results"]:
+        assert entry["mean_payoff"] == 0.0 and entry["mean_payoff_ci95"] == [0.0, 0.0]
+        assert entry["win_rate"] == 0.5
+    # unpaired, the same games are twenty different deals
+    unpaired = play_chunk(Chunk("knack", None, (), 0, ("strong", "strong"), 0, 20, 5))
+    assert table_rows([("strong", "strong")], unpaired)[0]["results"][0][
+        "mean_payoff_ci95"] != [0.0, 0.0]
+
+
+def test_paired_intervals_are_over_the_pairs():
+    data = json.loads(run("ladder", "knack", "--bots", "equilibrium,strong", "--players", "2",
+                          "--games", "30", "--seed", "3", "--paired", "--json",
+                          "--workers", "1").output)
+    assert data["paired"] is True
+    assert data["command"] == ("kastkopp ladder knack --bots equilibrium,strong --games 30 "
+                               "--players 2 --paired --seed 3")
+    results = play_chunk(Chunk("knack", None, (), 0, ("equilibrium", "strong"), 0, 25, 3,
+                               paired=True))
+    results += play_chunk(Chunk("knack", None, (), 0, ("equilibrium", "strong"), 25, 5, 3,
+                                paired=True))
+    pairs = [(a.payoffs[0] + b.payoffs[0]) / 2 for a, b in zip(results[::2], results[1::2],
+                                                                strict=True)]
+    mean, low, high = mean_interval(pairs)
+    entry = data["tables"][0]["results"][0]
+    assert entry["bot"] == "equilibrium"
+    assert entry["mean_payoff"] == pytest.approx(mean)
+    assert entry["mean_payoff_ci95"] == pytest.approx([low, high])
+
+
+def test_paired_games_are_whole_rounds_of_seatings():
+    one_line_error(run("ladder", "knack", "--players", "2", "--games", "7", "--paired"),
+                   "must be a multiple of 2, not 7")
+    # heads-up and three at a table: rounds of 2 and of 3
+    one_line_error(run("ladder", "knack", "--games", "8", "--paired"),
+                   "must be a multiple of 6, not 8")
+    one_line_error(run("--lang", "sv", "ladder", "knack", "--games", "8", "--paired"),
+                   "6, inte 8")
 
 
 def test_tables_are_every_pair_then_every_mix():

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -49,6 +50,7 @@ class Chunk:
     first: int
     count: int
     seed: int
+    paired: bool = False  # the games of a round of seatings share their dice (see play_chunk)
 
 
 @dataclass(frozen=True)
@@ -77,9 +79,12 @@ def play_chunk(chunk: Chunk) -> list[Result]:
     game = load(chunk.game, preset=chunk.preset, players=len(chunk.bots), **dict(chunk.rules))
     labels = [f"bot:{bot}" for bot in chunk.bots]
     results = []
+    size = len(chunk.bots)
     for number in range(chunk.first, chunk.first + chunk.count):
+        # paired: games size*k to size*k + size - 1 seat the bots every way round on one deal
+        deal = number // size if chunk.paired else None
         order, outcome = play_game(game, labels, chunk.bots, number,
-                                   table_seed(chunk.seed, chunk.table))
+                                   table_seed(chunk.seed, chunk.table), deal)
         places = [0] * len(order)
         payoffs = [0.0] * len(order)
         for seat, entry in enumerate(order):
@@ -90,10 +95,23 @@ def play_chunk(chunk: Chunk) -> list[Result]:
 
 
 def chunks_of(game: str, preset: str | None, rules: dict[str, str],
-              tables: Sequence[tuple[str, ...]], games: int, seed: int) -> list[Chunk]:
+              tables: Sequence[tuple[str, ...]], games: int, seed: int,
+              paired: bool = False) -> list[Chunk]:
     return [Chunk(game, preset, tuple(sorted(rules.items())), index, bots, first,
-                  min(CHUNK, games - first), seed)
+                  min(CHUNK, games - first), seed, paired)
             for first in range(0, games, CHUNK) for index, bots in enumerate(tables)]
+
+
+def check_paired(tables: Sequence[tuple[str, ...]], games: int) -> None:
+    """Paired games come in rounds of every seating: ``games`` must be a whole number of
+    rounds at every table (even heads-up)."""
+    from kastkopp.engine import RuleError
+
+    rounds = math.lcm(*(len(mix) for mix in tables))
+    if games % rounds:
+        raise RuleError("paired games seat the bots every way round on the same dice: the "
+                        "games at each table must be a multiple of {rounds}, not {games}",
+                        rounds=rounds, games=games)
 
 
 def backend_for(choice: str) -> str:
@@ -193,23 +211,38 @@ def rate(tables: Sequence[tuple[str, ...]], results: Iterable[Result],
     return rows
 
 
-def table_rows(tables: Sequence[tuple[str, ...]],
-               results: Sequence[Result]) -> list[dict[str, Any]]:
+def table_rows(tables: Sequence[tuple[str, ...]], results: Sequence[Result],
+               paired: bool = False) -> list[dict[str, Any]]:
     """Per table, each bot's win rate (a shared first place shares the win) and mean payoff,
-    with 95% intervals (Wilson; normal for the mean)."""
+    with 95% intervals (Wilson; normal for the mean). ``paired``: the intervals are over
+    the rounds of seatings on one deal (see :func:`play_chunk`), each round's mean one
+    sample, so what the dice gave every seat alike cancels."""
     rows = []
     for index, bots in enumerate(tables):
         games = sorted((r for r in results if r.table == index), key=lambda r: r.number)
+        size = len(bots) if paired else 1
         entries = []
         for entry, bot in enumerate(bots):
-            wins = sum(1 / r.places.count(1) for r in games if r.places[entry] == 1)
-            payoff, low, high = mean_interval([r.payoffs[entry] for r in games])
+            won = [1 / r.places.count(1) if r.places[entry] == 1 else 0.0 for r in games]
+            wins = sum(won)
+            payoff, low, high = mean_interval(rounds_of([r.payoffs[entry] for r in games],
+                                                        size))
+            if paired:
+                _, wlow, whigh = mean_interval(rounds_of(won, size))
+                rate_ci = [max(0.0, wlow), min(1.0, whigh)]
+            else:
+                rate_ci = list(wilson(wins, len(games)))
             entries.append({"bot": bot, "wins": wins, "win_rate": wins / len(games),
-                            "win_rate_ci95": list(wilson(wins, len(games))),
+                            "win_rate_ci95": rate_ci,
                             "mean_payoff": payoff, "mean_payoff_ci95": [low, high]})
         rows.append({"bots": list(bots), "players": len(bots), "games": len(games),
                      "results": entries})
     return rows
+
+
+def rounds_of(values: Sequence[float], size: int) -> list[float]:
+    """The means of ``values`` taken ``size`` at a time (``size`` 1: the values)."""
+    return [sum(values[i:i + size]) / size for i in range(0, len(values), size)]
 
 
 def largest_table(game_name: str, bots: Sequence[str], players: int | None) -> int:
@@ -250,9 +283,10 @@ def chosen_bots(game_name: str, names: str | None) -> list[str]:
 def ladder(game_name: str, preset: str | None, rules: dict[str, str], games: int,
            players: int | None, seed: int, workers: int, backend: str,
            progress: Callable[[int, int], None], match: int = 1,
-           names: str | None = None) -> dict[str, Any]:
+           names: str | None = None, paired: bool = False) -> dict[str, Any]:
     """Play and rate the ladder; the JSON ladder file's contents. ``progress`` is told the
-    games played so far and how many there are; ``names`` chooses the bots (else all)."""
+    games played so far and how many there are; ``names`` chooses the bots (else all);
+    ``paired`` plays each table's games in rounds of every seating on one deal."""
     from kastkopp.games import load
 
     game = load(game_name, preset=preset, players=2, **rules)  # a bad rule fails here
@@ -260,7 +294,9 @@ def ladder(game_name: str, preset: str | None, rules: dict[str, str], games: int
     tables = tables_of(bots, largest_table(game_name, bots, players))
     for size in {len(mix) for mix in tables}:
         load(game_name, preset=preset, players=size, **rules)  # and every table size is legal
-    chunks = chunks_of(game_name, preset, rules, tables, games, seed)
+    if paired:
+        check_paired(tables, games)
+    chunks = chunks_of(game_name, preset, rules, tables, games, seed, paired)
     chosen = backend_for(backend)
     played = [0]
 
@@ -274,16 +310,16 @@ def ladder(game_name: str, preset: str | None, rules: dict[str, str], games: int
     for row in ratings:
         row["games"] = games * sum(row["bot"] in mix for mix in tables)
     return {"game": game_name, "preset": preset, "rules": game.rules.changed(), "seed": seed,
-            "games_per_table": games, "match": match, "bots": bots,
-            "ratings": ratings, "tables": table_rows(tables, results),
+            "games_per_table": games, "match": match, "paired": paired, "bots": bots,
+            "ratings": ratings, "tables": table_rows(tables, results, paired),
             "backend": chosen,
             "command": command_line(game_name, preset, rules, games, players, seed, match,
-                                    None if names is None else ",".join(bots))}
+                                    None if names is None else ",".join(bots), paired)}
 
 
 def command_line(game_name: str, preset: str | None, rules: dict[str, str], games: int,
                  players: int | None, seed: int, match: int = 1,
-                 bots: str | None = None) -> str:
+                 bots: str | None = None, paired: bool = False) -> str:
     """The command that plays this ladder again."""
     words = ["kastkopp", "ladder", game_name]
     if bots is not None:
@@ -297,6 +333,8 @@ def command_line(game_name: str, preset: str | None, rules: dict[str, str], game
         words += ["--players", str(players)]
     if match != 1:
         words += ["--match", str(match)]
+    if paired:
+        words += ["--paired"]
     return " ".join([*words, "--seed", str(seed)])
 
 
@@ -327,6 +365,10 @@ def ladder_command(
     bots: str = typer.Option(None, "--bots", metavar="A,B,...",
                              help="the bots to rate, e.g. random,optimal (default: every bot "
                              "of the game)"),
+    paired: bool = typer.Option(False, "--paired",
+                                help="play each table's games in rounds that seat the bots "
+                                "every way round on the same dice (heads-up: pairs, seats "
+                                "swapped); the intervals are over the rounds"),
     preset: Preset = None,
     rule: HouseRules = None,
     as_json: AsJson = False,
@@ -341,7 +383,7 @@ def ladder_command(
         data = ladder(game_name, preset, rules, games, players, seed,
                       workers or os.cpu_count() or 1, backend,
                       lambda played, total: bar.update(task, completed=played, total=total),
-                      match, bots)
+                      match, bots, paired)
     if out is not None:
         out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if as_json:
@@ -399,5 +441,9 @@ def show(data: dict[str, Any]) -> None:
                       rated=rated), highlight=False)
     console.print(say("In brackets and after ±: the 95 percent confidence intervals."),
                   highlight=False)
+    if data.get("paired"):
+        console.print(say("Paired: each table's games come in rounds that seat the bots "
+                          "every way round on the same dice; the intervals are over the "
+                          "rounds."), highlight=False)
     console.print(say("The same ladder again: {command}", command=data["command"]),
                   highlight=False)

@@ -41,9 +41,11 @@ def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, floa
 
 
 def play_game(game: Game, labels: Sequence[str], bots: Sequence[str], number: int,
-              seed: int) -> tuple[list[int], Outcome]:
+              seed: int, deal: int | None = None) -> tuple[list[int], Outcome]:
     """Game ``number`` of a run of bots against bots, its dice and choices seeded from ``seed``
-    and ``number``; the entries' seats rotate with ``number`` so no bot keeps the first seat.
+    and ``deal`` (default: ``number``); the entries' seats rotate with ``number`` so no bot
+    keeps the first seat. Games with one ``deal`` and different seats throw the same dice
+    as long as their players choose alike (common random numbers).
 
     Returns ``order`` (seat ``s`` is played by entry ``order[s]``) and the outcome.
     """
@@ -52,11 +54,12 @@ def play_game(game: Game, labels: Sequence[str], bots: Sequence[str], number: in
     from kastkopp.strategy import make_bot
 
     n = len(bots)
+    deal = number if deal is None else deal
     order = [(i + number % n) % n for i in range(n)]
     table = Table(game, seats=[labels[e] for e in order],
-                  dice=SeededDice(seed * 1_000_003 + number))
+                  dice=SeededDice(seed * 1_000_003 + deal))
     actors = [make_bot(game, bots[e]) for e in order]
-    return order, play_out(table, actors, random.Random(seed * 7_919 + number))
+    return order, play_out(table, actors, random.Random(seed * 7_919 + deal))
 
 
 def simulate(game: Game, seats: Sequence[Seat], games: int, seed: int,

@@ -315,7 +315,8 @@ class NaiveLiarsBot(Player):
         return on_best[0]
 
 
-def _liars(game: Game) -> LiarsDice:
+def liars_game(game: Game) -> LiarsDice:
+    """The game as liar's dice, for a bot that needs its rules (every liar's-dice bot)."""
     assert isinstance(game, LiarsDice)
     return game
 
@@ -326,10 +327,10 @@ def _liars(game: Game) -> LiarsDice:
 def strong(game: Game) -> Player:
     from kastkopp.strategy.liars_equilibrium import EquilibriumLiarsBot
 
-    return EquilibriumLiarsBot(_liars(game), StrongLiarsBot(_liars(game)))
+    return EquilibriumLiarsBot(liars_game(game), StrongLiarsBot(liars_game(game)))
 
 
 @register_bot("liars_dice", "naive", "bids one more of its best face; calls past half the dice")
 def naive(game: Game) -> Player:
-    return NaiveLiarsBot(_liars(game))
+    return NaiveLiarsBot(liars_game(game))
 
