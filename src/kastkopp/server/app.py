@@ -45,6 +45,7 @@ from kastkopp.server import (
     review_try,
     sheets_api,
 )
+from kastkopp.server.balance import Balance
 from kastkopp.server.batched import Batched
 from kastkopp.server.bodies import StrictJson
 from kastkopp.server.deps import Settings, accounts_for
@@ -170,8 +171,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     hub.on_finish, hub.on_ready = runner.table_finished, runner.table_ready
     await hub.resume()
     await runner.resume()
+    balance = app.state.balance = Balance(bridge.publish if bridge is not None else None)
     if bridge is not None:
+        bridge.on_sockets = balance.hear
         await bridge.start(hub)
+        hub.spawn(balance.run())  # the others hear of this process: they share out
     if settings.warm_up:
         hub.spawn(_warm_up(pool))
     try:
@@ -180,6 +184,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 await _maexchen_alongside(app, stack, hub, settings)
             yield
     finally:
+        balance.stopped = True
         await hub.close()
         pool.close()
         if bridge is not None:

@@ -3,7 +3,8 @@
 Each process announces ``{"table": id, "seq": n}`` after every commit on one channel; the
 others catch that table up from the database (the log is the truth, the message only says
 where to look) and send their own watchers the new views. Chat lines travel the same
-channel as ``{"table": id, "chat": message}`` (already stored; only passed on).
+channel as ``{"table": id, "chat": message}`` (already stored; only passed on), and each
+process's count of play sockets as ``{"sockets": n}`` (:mod:`kastkopp.server.balance`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import json
 import logging
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from kastkopp.server.chat import deliver
@@ -32,6 +34,8 @@ class RedisBridge:
         self.pending: set[asyncio.Task[Any]] = set()  # the sender, while it sends
         self.outbox: list[str] = []
         self.sender: asyncio.Task[None] | None = None
+        # told of another process's count of play sockets: (its origin, the count)
+        self.on_sockets: Callable[[str, int], None] | None = None
 
     def publish(self, message: dict[str, Any]) -> None:
         """Announce ``message``. Announcements go out in order on one connection, those
@@ -73,6 +77,10 @@ class RedisBridge:
             try:
                 data = json.loads(message["data"])
                 if data.get("origin") == self.origin:
+                    continue
+                if "sockets" in data:  # another process's count (balance.py)
+                    if self.on_sockets is not None:
+                        self.on_sockets(str(data.get("origin")), int(data["sockets"]))
                     continue
                 if "chat" in data:  # a chat line: stored already, only to be passed on
                     deliver(self.hub, str(data["table"]), data["chat"])
