@@ -162,7 +162,7 @@ def test_a_process_started_again_is_given_its_share_of_the_players(cluster):
         refused = sum(len(p.played.refused) for p in players)
         started = time.monotonic()
         await asyncio.to_thread(cluster.run, "serve", "1")
-        shared = await until(lambda counts: min(counts) >= 15)
+        shared = await until(lambda counts: min(counts) >= 15 and sum(counts) == 40)
         await asyncio.sleep(1)  # they play on where they are
         for player in players:
             player.stop()

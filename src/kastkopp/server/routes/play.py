@@ -123,7 +123,7 @@ async def play(hub: Hub, live: LiveTable, receive: Receive, send: Send,
         with contextlib.suppress(OSError, RuntimeError):  # the client has gone
             while True:
                 text = await watcher.queue.get()
-                if text is None:  # 1012: come back (through the proxy, elsewhere)
+                if text is None:  # the end; 1012 if sent away: come back, elsewhere
                     await send({"type": "websocket.close",
                                 "code": SERVICE_RESTART if me.leaving else 1000})
                     return
