@@ -34,8 +34,11 @@ TARGET = 2.0  # seconds: the site's target, every client plays again within it o
 # 5.0 to 9.4 s in 3.3 to 4.5 s had their last client back after 2.0 to 3.6 s, against
 # 0.8 to 0.9 s where it waited 3.3 to 4.1 s in 3.8 to 4.1 s. Those, and the returns of
 # the players sent to the process started again, are held to RESUMES_WITHIN, the bound
-# that held with room (4.1 s at most on that run); the message gives each kill's spread
-# with the wait. docs/deploy.md has the figures, and bench_cluster --kills the same.
+# the test had before (4.1 s at most on that run). At load 18 to 24 it does not hold: a
+# run there (under nice -n 10) had the first four kills' clients back within 1.5 s and
+# the last ones, where the process left waited 8 to 11.5 s in 3.3 to 4.5 s, after up to
+# 11.4 s. The message gives each kill's spread with the wait; docs/deploy.md has the
+# figures, and bench_cluster --kills the same measurement.
 SHARE_CUT = 0.65 * 200 * KILLS
 RESUMES_WITHIN = 10.0
 
