@@ -74,9 +74,8 @@ class Cluster:
     def ports(self) -> list[int]:
         return [int(port) for port in self.env["KASTKOPP_CLUSTER_PORTS"].split(",")]
 
-    def open_sockets(self) -> list[int]:
-        """The play sockets each server process holds (its ``/metrics``; one that is
-        down holds none)."""
+    def gauge(self, name: str) -> list[int]:
+        """A gauge of each server process's ``/metrics`` (0 for one that is down)."""
         counts = []
         for port in self.ports:
             try:
@@ -84,7 +83,7 @@ class Cluster:
             except httpx.ConnectError:
                 counts.append(0)
                 continue
-            found = re.search(r"^kastkopp_open_sockets ([0-9.]+)$", text, re.MULTILINE)
+            found = re.search(rf"^{name} ([0-9.]+)$", text, re.MULTILINE)
             assert found, text
             counts.append(int(float(found[1])))
         return counts

@@ -44,6 +44,20 @@ def test_hearing_of_a_new_process_closes_the_surplus_after_what_is_queued():
             assert closes(socket) == ["the frame before"]
 
 
+def test_a_new_process_is_told_the_tables_shown_here_once():
+    async def run() -> list[dict]:
+        told: list[dict] = []
+        balance = Balance(told.append, spread=0.0)
+        for table in ("t1", "t2", "t1"):
+            balance.sockets.add(PlaySocket(Watcher(seat=0), table))
+        balance.hear("new", 0)
+        balance.hear("new", 0)
+        await asyncio.sleep(0.01)
+        return told
+
+    assert asyncio.run(run()) == [{"shown": ["t1", "t2"], "to": "new"}]
+
+
 def test_a_socket_with_a_move_in_hand_is_closed_by_its_reader_after_the_answer():
     socket = PlaySocket(Watcher(seat=1), in_hand=True)
     socket.leave()

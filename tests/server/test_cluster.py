@@ -146,17 +146,19 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
 def test_a_process_started_again_is_given_its_share_of_the_players(cluster):
     """After a kill the process left holds every socket; once the other is started again
     it closes half of them (1012), a few at a time, and their players come back through
-    the proxy to the new process: no move refused or lost on the way."""
-    async def until(done: Callable[[list[int]], bool]) -> list[int]:
-        """The processes' socket counts once ``done`` with them, or after 10 s."""
+    the proxy to the new process: no move refused or lost on the way. The new process
+    reads every table the other shows, whose players would come to it next."""
+    async def until(done: Callable[[list[int]], bool],
+                    gauge: str = "kastkopp_open_sockets") -> list[int]:
+        """The processes' ``gauge`` once ``done`` with it, or after 10 s."""
         deadline = time.monotonic() + 10
         while True:
-            counts = await asyncio.to_thread(cluster.open_sockets)
+            counts = await asyncio.to_thread(cluster.gauge, gauge)
             if done(counts) or time.monotonic() > deadline:
                 return counts
             await asyncio.sleep(0.2)
 
-    async def run() -> tuple[list[Player], list[int], list[int], float]:
+    async def run() -> tuple[list[Player], list[int], list[int], float, list[int]]:
         players = await pairs(cluster, 20, seed=3, think=(0.05, 0.15))
         tasks = [asyncio.create_task(p.play()) for p in players]
         await asyncio.sleep(2)
@@ -166,15 +168,18 @@ def test_a_process_started_again_is_given_its_share_of_the_players(cluster):
         started = time.monotonic()
         await asyncio.to_thread(cluster.run, "serve", "1")
         shared = await until(lambda counts: min(counts) >= 15 and sum(counts) == 40)
+        # and it read every table the other shows, not only those of the players sent
+        tables = await until(lambda counts: counts[0] >= 20, "kastkopp_tables_in_memory")
         await asyncio.sleep(1)  # they play on where they are
         for player in players:
             player.stop()
         await asyncio.gather(*tasks)
         assert sum(len(p.played.refused) for p in players) == refused
-        return players, alone, shared, started
+        return players, alone, shared, started, tables
 
-    players, alone, shared, started = asyncio.run(run())
+    players, alone, shared, started, tables = asyncio.run(run())
     assert alone == [0, 40]
+    assert tables[0] == 20, tables
     assert min(shared) >= 15 and sum(shared) == 40, shared
     check_logs(cluster, players)
     moved = [took for p in players for lost, took in p.played.returns if lost >= started]

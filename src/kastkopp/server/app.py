@@ -174,6 +174,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     balance = app.state.balance = Balance(bridge.publish if bridge is not None else None)
     if bridge is not None:
         bridge.on_sockets = balance.hear
+        bridge.on_shown = lambda ids: hub.spawn(_read_ahead(hub, ids))
         await bridge.start(hub)
         hub.spawn(balance.run())  # the others hear of this process: they share out
     if settings.warm_up:
@@ -203,6 +204,15 @@ async def _maexchen_alongside(app: FastAPI, stack: contextlib.AsyncExitStack, hu
         running(*settings.maexchen, answer_timeout=settings.maexchen_timeout))
     app.state.maexchen_tables = await stack.enter_async_context(
         MaexchenTables(hub, app.state.maexchen))
+
+
+async def _read_ahead(hub: Hub, table_ids: list[str]) -> None:
+    """Read the tables another process shows, this one having just started: its players
+    come here if it dies, some are about to be sent here (:mod:`kastkopp.server.balance`).
+    Read together (a few dozen a batch) before they are asked for, one at a time, by a
+    crowd."""
+    await asyncio.gather(*(hub.get(table_id) for table_id in table_ids),
+                         return_exceptions=True)  # a table gone meanwhile: not needed
 
 
 async def _warm_up(workers: Workers) -> None:

@@ -7,12 +7,16 @@ cuts all of them off at once, for the process just started to take together. So:
 
 - each process tells the others over Redis, once a second, how many play sockets it holds
   (``{"sockets": n}`` on the tables' channel); the first time 0.2 s after it starts;
-- a process that hears of one it did not know (one that has just started) and holds more
-  than its share (the sockets of all the processes heard from lately, shared out evenly)
-  closes the surplus, a few at a time over a second, with close code 1012 ("service
-  restart": come back now). The table page and :class:`kastkopp.server.client.Player`
-  reconnect at once, through the proxy, which sends them to the process with the fewest
-  sockets: the new one. Then a kill cuts off only that process's share.
+- a process that hears of one it did not know (one that has just started) tells it the
+  tables its sockets are at (``{"shown": [ids], "to": origin}``), which the new one reads
+  in the background: the tables of the players it is about to be sent, and of those that
+  would come to it if this process died;
+- and if it holds more than its share (the sockets of all the processes heard from
+  lately, shared out evenly), it closes the surplus, a few at a time over a second, with
+  close code 1012 ("service restart": come back now). The table page and
+  :class:`kastkopp.server.client.Player` reconnect at once, through the proxy, which
+  sends them to the process with the fewest sockets: the new one. Then a kill cuts off
+  only that process's share.
 
 A socket is closed as a graceful stop closes it: a frame that comes after the socket was
 chosen is dropped unread (its client sends it again on its new socket, for the same
@@ -61,6 +65,7 @@ class PlaySocket:
     """One open play socket, as :func:`kastkopp.server.routes.play.play` serves it."""
 
     watcher: Watcher
+    table: str = ""  # the table's id
     leaving: bool = False  # chosen to go: frames from now on are dropped unread
     in_hand: bool = False  # a frame read and not yet answered
 
@@ -113,7 +118,11 @@ class Balance:
         self._forget()
         known = origin in self.heard
         self.heard[origin] = (sockets, self.clock())
-        if not known and not self.stopped and self._task is None:
+        if known or self.stopped:
+            return
+        if self.publish is not None:
+            self.publish({"shown": sorted({s.table for s in self.sockets}), "to": origin})
+        if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._share_out())
             self._task.add_done_callback(self._done)
 

@@ -115,7 +115,7 @@ async def play(hub: Hub, live: LiveTable, receive: Receive, send: Send,
     which may close it to share the sockets out (:mod:`kastkopp.server.balance`)."""
     seat = live.seat_of(account.id if account else None)
     watcher = hub.watch(live, seat)
-    me = PlaySocket(watcher)
+    me = PlaySocket(watcher, live.id)
     if balance is not None:
         balance.sockets.add(me)
 
