@@ -58,6 +58,22 @@ def test_a_new_process_is_told_the_tables_shown_here_once():
     assert asyncio.run(run()) == [{"shown": ["t1", "t2"], "to": "new"}]
 
 
+def test_the_tables_of_the_players_sent_are_told_first():
+    async def run() -> tuple[list[str], list[str]]:
+        told: list[dict] = []
+        balance = Balance(told.append, spread=0.0)
+        for index in range(10):
+            balance.sockets.add(PlaySocket(Watcher(seat=0), f"t{index}"))
+        balance.hear("new", 0)
+        await asyncio.sleep(0.05)
+        sent = [s.table for s in balance.sockets if s.leaving]
+        return told[0]["shown"], sent
+
+    shown, sent = asyncio.run(run())
+    assert len(sent) == 5 and sorted(shown) == [f"t{index}" for index in range(10)]
+    assert set(shown[:5]) == set(sent)
+
+
 def test_a_socket_with_a_move_in_hand_is_closed_by_its_reader_after_the_answer():
     socket = PlaySocket(Watcher(seat=1), in_hand=True)
     socket.leave()

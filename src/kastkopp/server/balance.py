@@ -120,10 +120,17 @@ class Balance:
         self.heard[origin] = (sockets, self.clock())
         if known or self.stopped:
             return
-        if self.publish is not None:
-            self.publish({"shown": sorted({s.table for s in self.sockets}), "to": origin})
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._share_out())
+        staying = [s for s in self.sockets if not s.leaving]
+        excess = 0 if self._task is not None else surplus(len(staying), self.others())
+        chosen = random.sample(staying, excess)
+        if self.publish is not None:  # the tables of the players it is sent first
+            first = list(dict.fromkeys(s.table for s in chosen))
+            rest = sorted({s.table for s in self.sockets}.difference(first))
+            self.publish({"shown": first + rest, "to": origin})
+        if chosen:
+            log.info("a process joined: closing %d of %d play sockets over %.1f s, for "
+                     "their players to reconnect there", excess, len(staying), self.spread)
+            self._task = asyncio.get_running_loop().create_task(self._share_out(chosen))
             self._task.add_done_callback(self._done)
 
     def _done(self, task: asyncio.Task[None]) -> None:
@@ -131,16 +138,9 @@ class Balance:
         if not task.cancelled() and task.exception() is not None:
             log.error("could not share the sockets out", exc_info=task.exception())
 
-    async def _share_out(self) -> None:
-        staying = [s for s in self.sockets if not s.leaving]
-        excess = surplus(len(staying), self.others())
-        if not excess:
-            return
-        log.info("a process joined: closing %d of %d play sockets over %.1f s, for their "
-                 "players to reconnect there", excess, len(staying), self.spread)
-        chosen = random.sample(staying, excess)
-        step = math.ceil(excess / STEPS)
-        for start in range(0, excess, step):
+    async def _share_out(self, chosen: list[PlaySocket]) -> None:
+        step = math.ceil(len(chosen) / STEPS)
+        for start in range(0, len(chosen), step):
             if self.stopped:
                 return
             for socket in chosen[start:start + step]:
