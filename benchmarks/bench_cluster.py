@@ -88,11 +88,15 @@ async def measure(cluster: Cluster, tables: int, seconds: float, think: float) -
 
 async def failover(cluster: Cluster, tables: int, kills: int, think: float) -> str:
     """Kill -9 one server process, start it again, the other next: ``kills`` times. Each
-    client's return is timed from its socket breaking to its first frame on a new one."""
+    client's return is timed from its socket breaking to its first frame on a new one.
+    The returns a kill caused (sockets lost before the process was started again) are
+    told apart from those after the start: the sockets the other process closed for the
+    new one's share (:mod:`kastkopp.server.balance`)."""
     players = await pairs(cluster, tables, seed=11, think=(think, think))
     tasks = [asyncio.create_task(p.play()) for p in players]
     await asyncio.sleep(2)
-    kills_at: list[tuple[float, str]] = []
+    # (killed at, started again at, what the process left did meanwhile)
+    kills_at: list[tuple[float, float, str]] = []
     for round_ in range(kills):
         which = round_ % 2 + 1
         survivor = cluster.pids()[2 - which]
@@ -100,26 +104,34 @@ async def failover(cluster: Cluster, tables: int, kills: int, think: float) -> s
         at = time.monotonic()
         await asyncio.to_thread(cluster.run, "kill", str(which))
         await asyncio.sleep(3)
-        kills_at.append((at, f"the other process used {cpu_seconds(survivor) - before[1]:.2f}"
-                             f" s of CPU in 3 s and waited {waited(survivor) - before[0]:.2f} "
-                             f"s for one; load {load:.1f}"))
+        note = (f"the other process used {cpu_seconds(survivor) - before[1]:.2f} s of CPU "
+                f"in 3 s and waited {waited(survivor) - before[0]:.2f} s for one; load "
+                f"{load:.1f}")
+        restarted = time.monotonic()
         await asyncio.to_thread(cluster.run, "serve", str(which))
         await asyncio.sleep(1)
+        kills_at.append((at, restarted, note))
     for player in players:
         player.stop()
     await asyncio.gather(*tasks)
     lines = []
-    ends = [at for at, _ in kills_at[1:]] + [time.monotonic()]
-    for index, ((at, note), end) in enumerate(zip(kills_at, ends, strict=True)):
-        took = sorted(t for p in players for lost, t in p.played.returns if at <= lost < end)
+    ends = [at for at, _, _ in kills_at[1:]] + [time.monotonic()]
+    for index, ((at, restarted, note), end) in enumerate(zip(kills_at, ends, strict=True)):
+        took = sorted(t for p in players for lost, t in p.played.returns
+                      if at <= lost < restarted)
+        moved = sorted(t for p in players for lost, t in p.played.returns
+                       if restarted <= lost < end)
         lines.append(f"kill {index + 1}: {len(took)} returns, p50 {quantile(took, 0.5):.2f} s,"
-                     f" max {max(took or [0]):.2f} s; {note}")
+                     f" max {max(took or [0]):.2f} s; {note}; then {len(moved)} sent to the "
+                     f"process started again, max {max(moved or [0]):.2f} s")
     took = sorted(t for p in players for _, t in p.played.returns)
     moves = sorted(s for p in players for s in p.played.ack_seconds)
+    refused = sum(len(p.played.refused) for p in players)
     lines.append(f"all {len(took)} returns: p50 {quantile(took, 0.5):.2f} s, p99 "
                  f"{quantile(took, 0.99):.2f} s, max {max(took or [0]):.2f} s; a move's "
                  f"acknowledgement (the peer) p99 {quantile(moves, 0.99):.2f} s: returns p99 "
-                 f"/ moves p99 {quantile(took, 0.99) / max(quantile(moves, 0.99), 1e-9):.1f}x")
+                 f"/ moves p99 {quantile(took, 0.99) / max(quantile(moves, 0.99), 1e-9):.1f}x"
+                 f"; {refused} moves refused")
     return "\n".join(lines)
 
 

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -68,6 +69,24 @@ class Cluster:
     @property
     def directory(self) -> Path:
         return Path(self.env["KASTKOPP_CLUSTER_DIR"])
+
+    @property
+    def ports(self) -> list[int]:
+        return [int(port) for port in self.env["KASTKOPP_CLUSTER_PORTS"].split(",")]
+
+    def gauge(self, name: str) -> list[int]:
+        """A gauge of each server process's ``/metrics`` (0 for one that is down)."""
+        counts = []
+        for port in self.ports:
+            try:
+                text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+            except httpx.ConnectError:
+                counts.append(0)
+                continue
+            found = re.search(rf"^{name} ([0-9.]+)$", text, re.MULTILINE)
+            assert found, text
+            counts.append(int(float(found[1])))
+        return counts
 
     def pids(self) -> list[int]:
         return [int((self.directory / f"server{n}.pid").read_text())

@@ -12,7 +12,7 @@ import asyncio
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from clustertools import Cluster, logs, pairs, waited
@@ -24,16 +24,23 @@ pytestmark = pytest.mark.cluster
 KILLS = 10
 CARRY_ON = 2.0  # seconds: a kill counts the sockets cut off within this much of it
 TARGET = 2.0  # seconds: the site's target, every client plays again within it of a kill
-# What this test asserts. The first kill cuts off half the clients, and the process left
-# already shows every table: all of them are back within the target (measured: 1.4 s at
-# most, at a load average of 22 on the 2 cores). Every later kill cuts off all 200 at once
-# (the restarted process gets no sockets until the next kill) and the process left, which
-# has just started, reads every table while the others' play goes on. There the returns
-# take as long as the processes wait for a CPU on a machine shared with other work: 200
-# back within 1.98 s when the process left waited 2.6 s for a CPU in the 3.1 s after the
-# kill (load 7.5), within 6.3 s when it waited 8.1 s in 4.4 s (load 13). So for those the
-# bound asserted is the one that held there with room, and the message gives each kill's
-# spread with that wait. docs/deploy.md has the figures and bench_cluster --kills.
+# What this test asserts. The process left sends some of its players to the one started
+# again (kastkopp.server.balance), so a kill cuts off about half of the 200 clients, never
+# all of them: at most SHARE_CUT of them in all the kills together (before that sharing
+# out: 100 + 9 x 200). All of them are back within the target after the first kill, and
+# after every kill where the process left was not kept waiting for a CPU longer than the
+# time measured (its threads together, on the 2 cores shared with other work). Where it
+# was, the returns take as long as that wait: on a run at load 12, kills where it waited
+# 5.0 to 9.4 s in 3.3 to 4.5 s had their last client back after 2.0 to 3.6 s, against
+# 0.8 to 0.9 s where it waited 3.3 to 4.1 s in 3.8 to 4.1 s. Those, and the returns of
+# the players sent to the process started again, are held to RESUMES_WITHIN, the bound
+# the test had before (4.1 s at most on that run). At load 18 to 24 it does not hold: a
+# run there (under nice -n 10) had the first four kills' clients back within 1.5 s and
+# the last ones, where the process left waited 8 to 11.5 s in 3.3 to 4.5 s, after up to
+# 11.4 s. At load 8 to 13 every kill's clients were back within 1.9 s and the players
+# sent on within 4.5 s. The message gives each kill's spread with the wait; docs/deploy.md
+# has the figures, and bench_cluster --kills the same measurement.
+SHARE_CUT = 0.65 * 200 * KILLS
 RESUMES_WITHIN = 10.0
 
 
@@ -77,6 +84,7 @@ def spread(returns: list[tuple[float, float]]) -> str:
 
 def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluster):
     killed: list[float] = []
+    served: list[float] = []  # when each process killed was started again
     # after each kill: seconds the process left waited for a CPU, in how many seconds
     starved: list[tuple[float, float]] = []
 
@@ -92,6 +100,7 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
             await asyncio.to_thread(cluster.run, "kill", str(which))
             await asyncio.sleep(CARRY_ON)
             starved.append((waited(left) - before, time.monotonic() - killed[-1]))
+            served.append(time.monotonic())
             await asyncio.to_thread(cluster.run, "serve", str(which))
             await asyncio.sleep(2)
         # every client still plays after the last kill: its moves go on being acknowledged
@@ -114,18 +123,70 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
     returns = [(at, took) for p in players for at, took in p.played.returns]
     # each kill cut off the sockets of the process killed, and every one came back in time
     report = [spread(returns)]
-    for at, (waiting, window) in zip(killed, starved, strict=True):
+    ends = [*killed[1:], float("inf")]
+    for at, start, end, (waiting, window) in zip(killed, served, ends, starved, strict=True):
         cut = sorted(took for lost, took in returns if at <= lost < at + CARRY_ON)
         assert cut, "a kill cut off no socket"
+        moved = sorted(took for lost, took in returns if start <= lost < end)
         report.append(f"{len(cut)} cut off: p50 {cut[len(cut) // 2]:.2f} s, max {cut[-1]:.2f} "
                       f"s, within {TARGET:.0f} s {sum(t <= TARGET for t in cut)}; the process "
                       f"left waited {waiting:.1f} s for a CPU (its threads together) in the "
-                      f"{window:.1f} s after the kill")
-    first = [took for lost, took in returns if killed[0] <= lost < killed[0] + CARRY_ON]
-    assert max(first) <= TARGET, "\n".join(report)
-    assert max(took for _, took in returns) <= RESUMES_WITHIN, "\n".join(report)
-    print("\n".join(report))
+                      f"{window:.1f} s after the kill; then {len(moved)} sent to the process "
+                      f"started again, max {max(moved or [0]):.2f} s")
+    message = "\n".join(report)
+    cut = [[took for lost, took in returns if at <= lost < at + CARRY_ON] for at in killed]
+    assert sum(map(len, cut)) <= SHARE_CUT, message
+    assert max(cut[0]) <= TARGET, message
+    for took, (waiting, window) in zip(cut, starved, strict=True):
+        assert waiting > window or max(took) <= TARGET, message
+    assert max(took for _, took in returns) <= RESUMES_WITHIN, message
+    print(message)
     assert sum(len(p.played.acked) for p in players) > 1000
+
+
+def test_a_process_started_again_is_given_its_share_of_the_players(cluster):
+    """After a kill the process left holds every socket; once the other is started again
+    it closes half of them (1012), a few at a time, and their players come back through
+    the proxy to the new process: no move refused or lost on the way. The new process
+    reads every table the other shows, whose players would come to it next."""
+    async def until(done: Callable[[list[int]], bool],
+                    gauge: str = "kastkopp_open_sockets") -> list[int]:
+        """The processes' ``gauge`` once ``done`` with it, or after 10 s."""
+        deadline = time.monotonic() + 10
+        while True:
+            counts = await asyncio.to_thread(cluster.gauge, gauge)
+            if done(counts) or time.monotonic() > deadline:
+                return counts
+            await asyncio.sleep(0.2)
+
+    async def run() -> tuple[list[Player], list[int], list[int], float, list[int]]:
+        players = await pairs(cluster, 20, seed=3, think=(0.05, 0.15))
+        tasks = [asyncio.create_task(p.play()) for p in players]
+        await asyncio.sleep(2)
+        await asyncio.to_thread(cluster.run, "kill", "1")
+        alone = await until(lambda counts: counts[1] == 40)
+        refused = sum(len(p.played.refused) for p in players)
+        started = time.monotonic()
+        await asyncio.to_thread(cluster.run, "serve", "1")
+        shared = await until(lambda counts: min(counts) >= 15 and sum(counts) == 40)
+        # and it read every table the other shows, not only those of the players sent
+        tables = await until(lambda counts: counts[0] >= 20, "kastkopp_tables_in_memory")
+        await asyncio.sleep(1)  # they play on where they are
+        for player in players:
+            player.stop()
+        await asyncio.gather(*tasks)
+        assert sum(len(p.played.refused) for p in players) == refused
+        return players, alone, shared, started, tables
+
+    players, alone, shared, started, tables = asyncio.run(run())
+    assert alone == [0, 40]
+    assert tables[0] == 20, tables
+    assert min(shared) >= 15 and sum(shared) == 40, shared
+    check_logs(cluster, players)
+    moved = [took for p in players for lost, took in p.played.returns if lost >= started]
+    assert 15 <= len(moved) <= 25, len(moved)
+    assert max(moved) <= TARGET, spread([(0.0, took) for took in moved])
+    assert all(p.played.acked for p in players)
 
 
 def test_a_rolling_restart_with_sigterm_refuses_and_loses_no_move(cluster):

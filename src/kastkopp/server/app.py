@@ -45,6 +45,7 @@ from kastkopp.server import (
     review_try,
     sheets_api,
 )
+from kastkopp.server.balance import Balance
 from kastkopp.server.batched import Batched
 from kastkopp.server.bodies import StrictJson
 from kastkopp.server.deps import Settings, accounts_for
@@ -170,8 +171,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     hub.on_finish, hub.on_ready = runner.table_finished, runner.table_ready
     await hub.resume()
     await runner.resume()
+    balance = app.state.balance = Balance(bridge.publish if bridge is not None else None)
     if bridge is not None:
+        bridge.on_sockets = balance.hear
+        bridge.on_shown = lambda ids: hub.spawn(_read_ahead(hub, ids))
         await bridge.start(hub)
+        hub.spawn(balance.run())  # the others hear of this process: they share out
     if settings.warm_up:
         hub.spawn(_warm_up(pool))
     try:
@@ -180,6 +185,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 await _maexchen_alongside(app, stack, hub, settings)
             yield
     finally:
+        balance.stopped = True
         await hub.close()
         pool.close()
         if bridge is not None:
@@ -198,6 +204,15 @@ async def _maexchen_alongside(app: FastAPI, stack: contextlib.AsyncExitStack, hu
         running(*settings.maexchen, answer_timeout=settings.maexchen_timeout))
     app.state.maexchen_tables = await stack.enter_async_context(
         MaexchenTables(hub, app.state.maexchen))
+
+
+async def _read_ahead(hub: Hub, table_ids: list[str]) -> None:
+    """Read the tables another process shows, this one having just started: its players
+    come here if it dies, some are about to be sent here (:mod:`kastkopp.server.balance`).
+    Read together (a few dozen a batch) before they are asked for, one at a time, by a
+    crowd."""
+    await asyncio.gather(*(hub.get(table_id) for table_id in table_ids),
+                         return_exceptions=True)  # a table gone meanwhile: not needed
 
 
 async def _warm_up(workers: Workers) -> None:

@@ -310,6 +310,9 @@ def _take_sigterm(app: FastAPI, loop: asyncio.AbstractEventLoop) -> Callable[[],
 
     async def _stop(signum: int, frame: Any) -> None:
         ops = _ops(app)
+        balance = getattr(app.state, "balance", None)
+        if balance is not None:
+            balance.stopped = True  # no more counts: the others stop counting this one
         if not ops.draining:
             log.info("stopping: reading no more moves, finishing those in hand")
             await ops.drain(app.state.hub)

@@ -3,7 +3,10 @@
 Each process announces ``{"table": id, "seq": n}`` after every commit on one channel; the
 others catch that table up from the database (the log is the truth, the message only says
 where to look) and send their own watchers the new views. Chat lines travel the same
-channel as ``{"table": id, "chat": message}`` (already stored; only passed on).
+channel as ``{"table": id, "chat": message}`` (already stored; only passed on), and each
+process's count of play sockets as ``{"sockets": n}``, and to a process that has just
+started the tables another shows, ``{"shown": [ids], "to": origin}``
+(:mod:`kastkopp.server.balance`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 import json
 import logging
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from kastkopp.server.chat import deliver
@@ -32,6 +36,10 @@ class RedisBridge:
         self.pending: set[asyncio.Task[Any]] = set()  # the sender, while it sends
         self.outbox: list[str] = []
         self.sender: asyncio.Task[None] | None = None
+        # told of another process's count of play sockets: (its origin, the count)
+        self.on_sockets: Callable[[str, int], None] | None = None
+        # told by another the tables it shows, this process having just started
+        self.on_shown: Callable[[list[str]], None] | None = None
 
     def publish(self, message: dict[str, Any]) -> None:
         """Announce ``message``. Announcements go out in order on one connection, those
@@ -73,6 +81,14 @@ class RedisBridge:
             try:
                 data = json.loads(message["data"])
                 if data.get("origin") == self.origin:
+                    continue
+                if "sockets" in data:  # another process's count (balance.py)
+                    if self.on_sockets is not None:
+                        self.on_sockets(str(data.get("origin")), int(data["sockets"]))
+                    continue
+                if "shown" in data:  # the tables another process shows (balance.py)
+                    if data.get("to") == self.origin and self.on_shown is not None:
+                        self.on_shown([str(table) for table in data["shown"]])
                     continue
                 if "chat" in data:  # a chat line: stored already, only to be passed on
                     deliver(self.hub, str(data["table"]), data["chat"])

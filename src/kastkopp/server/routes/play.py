@@ -20,8 +20,10 @@ from starlette.types import Receive, Send
 from kastkopp.engine import IllegalAction, KastkoppError, Message, StaleAction
 from kastkopp.locale.messages import translate
 from kastkopp.server import accounts, origin, pages, wire
+from kastkopp.server.balance import Balance, PlaySocket
 from kastkopp.server.deps import HubDep, Me, TableId, optional, settings_of
 from kastkopp.server.hub import Hub, LiveTable
+from kastkopp.server.operations import SERVICE_RESTART
 from kastkopp.store import Account
 
 router = APIRouter(tags=["play"])
@@ -100,23 +102,30 @@ async def socket(scope: Any, receive: Receive, send: Send, table_id: str) -> Non
                  "error": translate(BAD_TOKEN, lang)}))
             await websocket.close(code=4401)
             return
-    await play(hub, live, receive, send, account, lang)
+    await play(hub, live, receive, send, account, lang,
+               getattr(websocket.app.state, "balance", None))
 
 
 async def play(hub: Hub, live: LiveTable, receive: Receive, send: Send,
-               account: Account | None, lang: str = "en") -> None:
+               account: Account | None, lang: str = "en",
+               balance: Balance | None = None) -> None:
     """One client at one table, on an accepted socket: frames out through the watcher's
     queue, actions in. The socket's ASGI messages are used as they come: this is the
-    loop every move of every player goes through."""
+    loop every move of every player goes through. The socket is one of ``balance``'s,
+    which may close it to share the sockets out (:mod:`kastkopp.server.balance`)."""
     seat = live.seat_of(account.id if account else None)
     watcher = hub.watch(live, seat)
+    me = PlaySocket(watcher, live.id)
+    if balance is not None:
+        balance.sockets.add(me)
 
     async def send_frames() -> None:
         with contextlib.suppress(OSError, RuntimeError):  # the client has gone
             while True:
                 text = await watcher.queue.get()
-                if text is None:
-                    await send({"type": "websocket.close", "code": 1000})
+                if text is None:  # the end; 1012 if sent away: come back, elsewhere
+                    await send({"type": "websocket.close",
+                                "code": SERVICE_RESTART if me.leaving else 1000})
                     return
                 await send({"type": "websocket.send", "text": text})
 
@@ -128,6 +137,9 @@ async def play(hub: Hub, live: LiveTable, receive: Receive, send: Send,
             message = await receive()
             if message["type"] != "websocket.receive":
                 return  # websocket.disconnect: the client has gone
+            if me.leaving:
+                continue  # unread: its client sends it again on its next socket
+            me.in_hand = True
             # a text frame, or a binary one holding the same JSON
             frame = message.get("text")
             if frame is None:
@@ -140,7 +152,12 @@ async def play(hub: Hub, live: LiveTable, receive: Receive, send: Send,
                 reply = {"type": "error", "error": f"too many frames refused: at most "
                          f"{REFUSED_PER_SECOND} a second; this one was not read"}
             watcher.send(wire.dumps(reply))
+            me.in_hand = False
+            if me.leaving:  # chosen to go while it was answered: the close follows
+                watcher.send(None)
     finally:
+        if balance is not None:
+            balance.sockets.discard(me)
         hub.unwatch(live, watcher)
         sender.cancel()
 
