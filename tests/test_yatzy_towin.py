@@ -24,7 +24,13 @@ from kastkopp.games import load
 from kastkopp.games.yatzy import FACE, YatzyRules, playable_rows, score, sub_multisets
 from kastkopp.strategy import bot_names, make_bot
 from kastkopp.strategy.yatzy_distribution import DistributionTable, distributions
-from kastkopp.strategy.yatzy_towin import Outlook, TowinYatzyBot, advise, outlook
+from kastkopp.strategy.yatzy_towin import (
+    Outlook,
+    TowinYatzyBot,
+    advise,
+    distributions_for,
+    outlook,
+)
 from test_cli_language import english_only, words
 
 # slow: computes a rule set's tables (tens of seconds, once: then from the disk cache)
@@ -36,9 +42,9 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def table() -> DistributionTable:
-    """Yahtzee's distribution table, from the disk cache when it is there (as the bot and
-    the CLI below load it)."""
-    return distributions(YAHTZEE)
+    """Yahtzee's distribution table, from the disk cache when it is there, kept for the bot,
+    the hint and the CLI below."""
+    return distributions_for(YAHTZEE)
 
 
 def chances(d: DistributionTable, p) -> dict[int, float]:

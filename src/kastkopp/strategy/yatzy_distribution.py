@@ -17,7 +17,9 @@ distributions shifted by the points written (bonuses included, as the solver cou
 Each distribution is stored as a run of chances from its lowest possible value, tails of
 less than ``CUT`` cut off, in one flat array of single precision (the sums over them are
 taken in double); upper sums worth the same (the solver's classes) share their run. Cached
-beside the solver's tables (``yatzy-distribution-*.npz``).
+beside the solver's tables (``yatzy_distribution-*.npz``, about 700 MB for a standard
+rule set): the standard presets' tables are always kept, the others pruned to the
+solver's budget on their own, so that they never push the solver's small tables out.
 
 >>> from kastkopp.games.yatzy import YatzyRules
 >>> d = distributions(YatzyRules.make("tarningspoker"), cache=False)
@@ -42,7 +44,6 @@ from kastkopp.strategy.yatzy_solver import (
     ALIKE,
     CACHE_MB,
     DICE,
-    KEEPS,
     NEG,
     Position,
     SolvedTable,
@@ -52,7 +53,7 @@ from kastkopp.strategy.yatzy_solver import (
     cache_dir,
     cache_key,
     solve,
-    standard_paths,
+    standard_rules,
 )
 
 DISTRIBUTION_VERSION = 1
@@ -208,7 +209,7 @@ def _next(mask, ui, y, j, p, e, arrays, ints, yatzy_bonus):
         g += bonus[nui, complete] - bonus[ui, 0]
     elif flags == 2 and j == yatzy_row and p > 0:
         ny = 1
-    return int(round(g)), rest, nui, ny
+    return int(np.rint(g)), rest, nui, ny
 
 
 @numba.njit(parallel=True, cache=True)
@@ -332,8 +333,9 @@ def distributions(rules: YatzyRules, cache: bool = True, directory: Path | None 
         partial = path.with_suffix(".tmp.npz")
         np.savez(partial, flat=flat, start=start, low=low, length=length)
         partial.replace(path)
-        prune(path.parent, "yatzy-*.npz", env_int("KASTKOPP_CACHE_MB", CACHE_MB) << 20,
-              keep=[path, *standard_paths(path.parent)])
+        prune(path.parent, "yatzy_distribution-*.npz",
+              env_int("KASTKOPP_CACHE_MB", CACHE_MB) << 20,
+              keep=[path, *(distribution_path(r, path.parent) for r in standard_rules())])
     return result
 
 
@@ -400,7 +402,6 @@ def _copy_runs(dense, spans, offsets, flat):
 def distribution_path(rules: YatzyRules, directory: Path | None = None) -> Path:
     """Where the distribution table of ``rules`` is cached (beside the solver's table)."""
     return (directory or cache_dir()) / \
-        f"yatzy-distribution-{DISTRIBUTION_VERSION}-{cache_key(rules)}.npz"
+        f"yatzy_distribution-{DISTRIBUTION_VERSION}-{cache_key(rules)}.npz"
 
 
-__all__ = ["KEEPS", "DistributionTable", "distribution_path", "distributions"]

@@ -92,7 +92,7 @@ class Outlook:
 
     @classmethod
     def certain(cls, total: float) -> Outlook:
-        return cls(int(round(total)), np.ones(1))
+        return cls(round(total), np.ones(1))
 
     @property
     def mean(self) -> float:
@@ -141,7 +141,7 @@ def outlook(d: DistributionTable, used: Sequence[str], upper: int, total: float,
 
 def _ahead(d: DistributionTable, p: Position, total: float) -> Outlook:
     low, chances = d.of(p)
-    return Outlook(int(round(total)) + low, chances)
+    return Outlook(round(total) + low, chances)
 
 
 # --------------------------------------------------------------------------- the turn
@@ -196,7 +196,7 @@ def _ending(mask, ui, y, j, p, e, total, flat, start, low, length, beat, beat_lo
         g += bonus[nui, complete] - bonus[ui, 0]
     elif flags == 2 and j == yatzy_row and p > 0:
         ny = 1
-    shift = total + int(round(g))
+    shift = total + int(np.rint(g))
     if rest == 0:
         _shifted(np.ones(1), 0, 0, 1, shift, beat, beat_low, out)
     else:
@@ -295,12 +295,12 @@ def win_choices(d: DistributionTable, position: Position, faces: Faces, rerolls:
     table, sheet = d.table, d.table.sheet
     throws = sheet.throws
     throw = throws - rerolls
-    total = int(round(already))
+    total = round(already)
     beat = _beat(against)
     found: list[tuple[str, np.ndarray]] = []
     out = np.empty(3)
     for row, now, after in table.score_moves(position, faces, first_throw=throw == 1):
-        shift = total + int(round(now))
+        shift = total + round(now)
         if after.mask == 0:
             _shifted(np.ones(1), 0, 0, 1, shift, beat, against.low, out)
         else:
