@@ -76,6 +76,21 @@ def test_every_distribution_sums_to_one_and_has_the_solvers_mean():
     assert (d.length[masks][held] > 0).all()
 
 
+def test_a_cached_table_is_mapped_not_read_and_gives_the_same_chances(tmp_path):
+    # a server holding tables of several rule sets holds only the pages it reads
+    rules = YatzyRules.make("terningspoker")
+    made = distributions(rules, directory=tmp_path)
+    found = distributions(rules, directory=tmp_path)
+    assert found.from_cache and not made.from_cache
+    assert isinstance(found.flat.base, np.memmap) and not found.flat.flags.writeable
+    assert np.array_equal(found.flat, made.flat)
+    assert np.array_equal(found.start, made.start) and np.array_equal(found.low, made.low)
+    # a table whose index is lost is made again, not half read
+    next(tmp_path.glob("yatzy_distribution-*.index.npz")).unlink()
+    again = distributions(rules, directory=tmp_path)
+    assert not again.from_cache and np.array_equal(again.flat, made.flat)
+
+
 def test_yahtzees_distribution_has_the_known_mean_and_spread(table):
     start = table.table.position()
     assert table.mean(start) == pytest.approx(254.5877, abs=1e-3)

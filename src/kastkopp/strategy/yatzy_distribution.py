@@ -17,8 +17,8 @@ distributions shifted by the points written (bonuses included, as the solver cou
 Each distribution is stored as a run of chances from its lowest possible value, tails of
 less than ``CUT`` cut off, in one flat array of single precision (the sums over them are
 taken in double); upper sums worth the same (the solver's classes) share their run. Cached
-beside the solver's tables (``yatzy_distribution-*.npz``, about 700 MB for a standard
-rule set): the standard presets' tables are always kept, the others pruned to the
+beside the solver's tables (``yatzy_distribution-*.npy``, about 700 MB for a standard
+rule set, read through a memory map, and its index): the standard presets' tables are always kept, the others pruned to the
 solver's budget on their own, so that they never push the solver's small tables out.
 
 >>> from kastkopp.games.yatzy import YatzyRules
@@ -316,27 +316,42 @@ def distributions(rules: YatzyRules, cache: bool = True, directory: Path | None 
     table = solve(rules, cache=cache, directory=directory)
     started = time.perf_counter()
     path = distribution_path(rules, directory)
-    if cache and path.exists():
+    index = _index_path(path)
+    if cache and path.exists() and index.exists():
         try:
-            with np.load(path) as data:
-                found = DistributionTable(table, data["flat"], data["start"], data["low"],
-                                          data["length"], from_cache=True)
+            with np.load(index) as data:
+                start, low, length = data["start"], data["low"], data["length"]
+            # the chances are mapped, not read: a process holds only the pages it reads,
+            # and processes reading one table share them
+            flat = np.asarray(np.load(path, mmap_mode="r"))
+            found = DistributionTable(table, flat, start, low, length, from_cache=True)
             touch(path)
+            touch(index)
             found.seconds = time.perf_counter() - started
             return found
         except (OSError, KeyError, ValueError):
             path.unlink(missing_ok=True)
+            index.unlink(missing_ok=True)
     flat, start, low, length = _compute(table)
     result = DistributionTable(table, flat, start, low, length, time.perf_counter() - started)
     if cache:
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".tmp.npz")
-        np.savez(partial, flat=flat, start=start, low=low, length=length)
+        # the index last: a table is there when its index is
+        partial = path.with_suffix(".tmp.npy")
+        np.save(partial, flat)
         partial.replace(path)
-        prune(path.parent, "yatzy_distribution-*.npz",
-              env_int("KASTKOPP_CACHE_MB", CACHE_MB) << 20,
-              keep=[path, *(distribution_path(r, path.parent) for r in standard_rules())])
+        partial = index.with_suffix(".tmp.npz")
+        np.savez(partial, start=start, low=low, length=length)
+        partial.replace(index)
+        keep = [path, *(distribution_path(r, path.parent) for r in standard_rules())]
+        prune(path.parent, "yatzy_distribution-*", env_int("KASTKOPP_CACHE_MB", CACHE_MB) << 20,
+              keep=[*keep, *map(_index_path, keep)])
     return result
+
+
+def _index_path(path: Path) -> Path:
+    """Where the positions' runs of the chances in ``path`` are kept."""
+    return path.with_name(path.name.removesuffix(".npy") + ".index.npz")
 
 
 def _compute(table: SolvedTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -402,6 +417,6 @@ def _copy_runs(dense, spans, offsets, flat):
 def distribution_path(rules: YatzyRules, directory: Path | None = None) -> Path:
     """Where the distribution table of ``rules`` is cached (beside the solver's table)."""
     return (directory or cache_dir()) / \
-        f"yatzy_distribution-{DISTRIBUTION_VERSION}-{cache_key(rules)}.npz"
+        f"yatzy_distribution-{DISTRIBUTION_VERSION}-{cache_key(rules)}.npy"
 
 
