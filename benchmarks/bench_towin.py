@@ -10,7 +10,7 @@ seats are swapped too. Each seat draws from its own stream in order, so while bo
 alike they roll the same dice; if towin played exactly as optimal does, every pair would
 be one win and one loss (common random numbers), and the difference towin makes is what
 the pairs measure. ``--margin M``: towin leaves the best expected score only for a choice
-at least M more likely to win (default: the bot's own, 0.01). The peer is ``bot:optimal``
+at least M more likely to win (default: the bot's own, 0). The peer is ``bot:optimal``
 (the expected-score optimum): a ratio above 1 (win rate over 50%) is towin's gain. Prints
 the win rate (ties count half), its 95% interval from the spread of the pairs, the mean
 scores, the time, and the tables' build time (from the cache, or computed when not
@@ -31,8 +31,7 @@ from kastkopp.engine import Table
 from kastkopp.games import load
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import make_bot
-from kastkopp.strategy.yatzy_towin import MARGIN as towin_margin
-from kastkopp.strategy.yatzy_towin import TowinYatzyBot, moments_for
+from kastkopp.strategy.yatzy_towin import TowinYatzyBot, distributions_for
 
 
 @dataclass
@@ -48,7 +47,7 @@ class SeatStreams(DiceSource):
         return tuple(rng.randint(1, sides) for _ in range(count))
 
 
-MARGIN = towin_margin  # bot:towin's margin (``--margin``)
+MARGIN = 0.0  # bot:towin's margin (``--margin``)
 
 
 def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[float, int, int]:
@@ -76,7 +75,7 @@ def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[fl
 
 def run(preset: str, pairs: int, limit: float) -> None:
     started = time.perf_counter()
-    m = moments_for(YatzyRules.make(preset))
+    m = distributions_for(YatzyRules.make(preset))
     build = time.perf_counter() - started
     source = "from the cache" if m.from_cache else "computed"
     print(f"{preset}: tables {source} in {build:.1f} s", flush=True)

@@ -1,5 +1,5 @@
-"""Yatzy played to win: the moment tables against the solver and brute force, the choices
-of ``bot:towin`` in end-games whose answer is plain, and ``advise --against``.
+"""Yatzy played to win: the distribution tables against the solver and brute force, the
+choices of ``bot:towin`` in end-games whose answer is plain, and ``advise --against``.
 
 The brute force below knows nothing of the tables: it walks every throw and keep of the
 turns left with the Yatzy module's own scoring, takes every decision by the expected score
@@ -23,11 +23,17 @@ from kastkopp.engine import Table, play_out
 from kastkopp.games import load
 from kastkopp.games.yatzy import FACE, YatzyRules, playable_rows, score, sub_multisets
 from kastkopp.strategy import bot_names, make_bot
-from kastkopp.strategy.yatzy_moments import moments, normal_win
-from kastkopp.strategy.yatzy_towin import Outlook, advise, outlook
+from kastkopp.strategy.yatzy_distribution import DistributionTable, distributions
+from kastkopp.strategy.yatzy_towin import (
+    Outlook,
+    TowinYatzyBot,
+    advise,
+    distributions_for,
+    outlook,
+)
 from test_cli_language import english_only, words
 
-# slow: computes a rule set's tables (tens of seconds)
+# slow: computes a rule set's tables (tens of seconds, once: then from the disk cache)
 pytestmark = pytest.mark.slow
 
 YAHTZEE = YatzyRules.make("yahtzee")
@@ -35,31 +41,64 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    """Yahtzee's moment table computed afresh, from a table solved afresh: neither kept in
-    this process by an earlier test nor read from a disk cache (which stores the solver's
-    values in single precision, too coarse for the exact comparisons below)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KASTKOPP_CACHE", str(tmp_path_factory.mktemp("cache")))
-        yield moments(YAHTZEE, cache=False)
+def table() -> DistributionTable:
+    """Yahtzee's distribution table, from the disk cache when it is there, kept for the bot,
+    the hint and the CLI below."""
+    return distributions_for(YAHTZEE)
 
 
-def test_the_pass_recomputes_the_solvers_expected_values_exactly(table):
-    sheet = table.table.sheet
-    reachable = sheet.reachable_masks
-    assert table.check is not None
-    assert np.array_equal(table.check[reachable], table.table.values[reachable])
+def chances(d: DistributionTable, p) -> dict[int, float]:
+    low, run = d.of(p)
+    return {low + i: float(c) for i, c in enumerate(run) if c > 0}
 
 
-def test_every_variance_is_non_negative_and_the_whole_game_has_the_known_spread(table):
-    sheet = table.table.sheet
-    values = table.table.values[sheet.reachable_masks]
-    second = table.second[sheet.reachable_masks]
-    assert (second - values * values >= -1e-6).all()
+def test_every_distribution_sums_to_one_and_has_the_solvers_mean():
+    # Terningspoker: rows that score below zero, the first throw doubled. Computed afresh
+    # from a table solved afresh (the disk cache keeps the solver's values in single
+    # precision); the chances are stored in single precision, hence the relative 1e-6.
+    d = distributions(YatzyRules.make("terningspoker"), cache=False)
+    sheet, values = d.table.sheet, d.table.values
+    at = np.nonzero(d.length)
+    starts, first = np.unique(d.start[at], return_index=True)
+    lengths = d.length[at][first]
+    assert len(starts) > 1000 and starts[0] == 0
+    assert (starts[1:] == starts[:-1] + lengths[:-1]).all()  # the runs lie end to end
+    flat = d.flat.astype(np.float64)
+    assert len(flat) == starts[-1] + lengths[-1]
+    step = np.arange(len(flat)) - np.repeat(starts, lengths)  # i of low + i
+    sums = np.add.reduceat(flat, starts)
+    means = d.low[at][first] + np.add.reduceat(flat * step, starts) / sums
+    assert np.abs(sums - 1).max() < 1e-6
+    assert np.allclose(means, values[at][first], rtol=1e-6, atol=1e-6)
+    # every reachable position has one
+    masks = np.flatnonzero(sheet.reachable_masks[1:]) + 1  # mask 0: the game is over
+    held = sheet.reachable_upper[sheet.upper_bits(masks)]
+    assert (d.length[masks][held] > 0).all()
+
+
+def test_a_cached_table_is_mapped_not_read_and_gives_the_same_chances(tmp_path):
+    # a server holding tables of several rule sets holds only the pages it reads
+    rules = YatzyRules.make("terningspoker")
+    made = distributions(rules, directory=tmp_path)
+    found = distributions(rules, directory=tmp_path)
+    assert found.from_cache and not made.from_cache
+    assert isinstance(found.flat.base, np.memmap) and not found.flat.flags.writeable
+    assert np.array_equal(found.flat, made.flat)
+    assert np.array_equal(found.start, made.start) and np.array_equal(found.low, made.low)
+    # a table whose index is lost is made again, not half read
+    next(tmp_path.glob("yatzy_distribution-*.index.npz")).unlink()
+    again = distributions(rules, directory=tmp_path)
+    assert not again.from_cache and np.array_equal(again.flat, made.flat)
+
+
+def test_yahtzees_distribution_has_the_known_mean_and_spread(table):
     start = table.table.position()
-    assert table.mean(start) == pytest.approx(254.5877, abs=1e-4)
+    assert table.mean(start) == pytest.approx(254.5877, abs=1e-3)
     # the published spread of optimal solitaire Yahtzee
     assert table.variance(start) ** 0.5 == pytest.approx(59.61, abs=0.01)
+    # the extra Yahtzee bonuses make a long tail: beyond 700 points, but rarely
+    low, run = table.of(start)
+    assert low + len(run) > 700 and run[700 - low:].sum() < 1e-3
 
 
 def distribution(rules: YatzyRules, open_rows: frozenset[str], upper: int) -> dict[int, float]:
@@ -113,15 +152,14 @@ def mean(dist: Counter) -> float:
 @pytest.mark.parametrize(("rows", "upper"), [
     (("yatzy",), 0), (("chance",), 0), (("three-kind", "chance"), 0), (("sixes",), 60),
 ])
-def test_mean_and_variance_agree_with_brute_force_in_end_games(table, rows, upper):
-    dist = distribution(YAHTZEE, frozenset(rows), upper)
-    m = sum(v * p for v, p in dist.items())
-    var = sum(v * v * p for v, p in dist.items()) - m * m
+def test_distributions_agree_with_brute_force_in_end_games(table, rows, upper):
+    expected = distribution(YAHTZEE, frozenset(rows), upper)
     used = [r for r in YAHTZEE.rows if r not in rows]
-    p = table.table.position(used, upper=upper, yatzy_zero="yatzy" in used)
-    assert table.mean(p) == pytest.approx(m, abs=1e-9)
-    assert table.variance(p) == pytest.approx(var, abs=1e-7)
-    assert var > 0
+    found = chances(table, table.table.position(used, upper=upper,
+                                                yatzy_zero="yatzy" in used))
+    assert found.keys() <= expected.keys()
+    for points, p in expected.items():
+        assert found.get(points, 0.0) == pytest.approx(p, abs=1e-6)
 
 
 LAST_TWO = [r for r in YAHTZEE.rows if r not in ("chance", "yatzy")]
@@ -132,28 +170,63 @@ def test_far_behind_it_rolls_for_a_yahtzee_where_the_expected_score_writes(table
     # Yahtzee can win. The expected score writes 27 in Chance and hopes later.
     kwargs = dict(used=LAST_TWO, upper=63, dice=(5, 5, 5, 6, 6), rerolls=1, already=200)
     assert table.table.advise(**kwargs)[0].choice == "score chance"
-    choices = advise(table, Outlook(265, 0), **kwargs)
+    choices = advise(table, Outlook.certain(265), **kwargs)
     assert choices[0].choice == "keep 5 5 5"
-    assert choices[0].win > next(c.win for c in choices if c.choice == "score chance")
+    # the exact chance: a Yahtzee now (1/36), then more than 15 in Chance (a tie at 15
+    # counting half); else Chance now (17 or more) and a Yahtzee in the last turn
+    now = 1 / 36
+    chance = chances(table, table.table.position([*LAST_TWO, "yatzy"], upper=63))
+    after = sum(p for x, p in chance.items() if x > 15) + chance.get(15, 0.0) / 2
+    later = chances(table, table.table.position([*LAST_TWO, "chance"], upper=63))[50]
+    assert choices[0].win == pytest.approx(now * after + (1 - now) * later, abs=1e-6)
+    assert next(c.win for c in choices if c.choice == "score chance") == pytest.approx(
+        later, abs=1e-6)
 
 
 def test_just_ahead_it_writes_the_sure_win_where_the_expected_score_rolls(table):
     # 29 in Chance wins outright against 225; rolling the five for a Yahtzee may not.
     kwargs = dict(used=LAST_TWO, upper=63, dice=(6, 6, 6, 6, 5), rerolls=1, already=200)
     assert table.table.advise(**kwargs)[0].choice == "keep 6 6 6 6"
-    assert advise(table, Outlook(225, 0), **kwargs)[0].choice == "score chance"
+    best = advise(table, Outlook.certain(225), **kwargs)[0]
+    assert (best.choice, best.win) == ("score chance", 1.0)
 
 
-def test_an_opponent_sheet_and_the_normal_chance():
-    assert normal_win(0.0, 100.0) == pytest.approx(0.5)
-    assert normal_win(10.0, 100.0) == pytest.approx(0.8413, abs=1e-4)
-    assert normal_win(3.0, 0.0) == 1.0 and normal_win(0.0, 0.0) == 0.5
+def test_in_a_game_already_won_it_plays_for_points(table):
+    kwargs = dict(used=LAST_TWO, upper=63, dice=(6, 6, 6, 6, 5), rerolls=1, already=400)
+    choices = advise(table, Outlook.certain(225), **kwargs)
+    assert all(c.win == 1.0 for c in choices)
+    assert choices[0].choice == table.table.advise(**kwargs)[0].choice == "keep 6 6 6 6"
 
 
-def test_an_opponent_who_has_finished_is_their_total(table):
-    assert outlook(table, list(YAHTZEE.rows), 70, 301) == Outlook(301.0, 0.0)
+def test_the_bot_takes_the_long_shot_in_a_game(table):
+    # Both at their last two rows; the opponent has finished 265 and towin has 200 with
+    # 5 5 5 6 6 and a throw left: the optimal bot writes Chance, towin keeps the fives.
+    game = load("yatzy", preset="yahtzee", players=2)
+    t = Table(game, dice=SeededDice(1))
+    view = t.state.view(0)
+    # 63 in the upper rows (the bonus, 35) and 102 below: 200
+    cells = [3, 6, 9, 12, 15, 18, 27, 20, 25, 30, 0, None, None]
+    finished = [3, 6, 9, 12, 15, 18, 27, 20, 25, 30, 40, 0, 25]  # 265
+    view = {**view, "player": 0, "seat": 0, "sheets": [cells, finished],
+            "upper": [63, 63], "totals": [200, 265], "dice": [5, 6, 5, 6, 5],
+            "throw": 2, "throws": 3}
+    legal = [game.parse_action(a) for a in ("keep 5 5 5", "score chance", "keep 6 6")]
+    towin = TowinYatzyBot(YAHTZEE)
+    assert str(towin.choose(view, legal, random.Random(0))) == "keep 5 5 5"
+    optimal = make_bot(game, "optimal")
+    assert str(optimal.choose(view, legal, random.Random(0))) == "score chance"
+
+
+def test_an_opponent_sheet_is_their_total_and_their_distribution(table):
+    done = outlook(table, list(YAHTZEE.rows), 70, 301)
+    assert (done.low, done.mean, done.variance) == (301, 301.0, 0.0)
     start = outlook(table, [], 0, 0)
-    assert start.mean == pytest.approx(254.5877, abs=1e-4)
+    assert start.mean == pytest.approx(254.5877, abs=1e-3)
+    later = outlook(table, ["ones", "twos"], 5, 40)
+    p = table.table.position(["ones", "twos"], 5)
+    assert later.mean == pytest.approx(40 + table.mean(p), abs=1e-6)
+    beaten = later.beaten()
+    assert beaten[0] > 0 and beaten[-1] == 1.0 and (np.diff(beaten) >= 0).all()
 
 
 def test_towin_is_a_yatzy_bot_and_plays_heads_up_and_alone(table):

@@ -135,7 +135,7 @@ def optimal(game: Game) -> Player:
 class OptimalYatzyAdvisor(Advisor):
     """The solved table's expected final score for every keep and row, best first; with
     opponents, the hint also tells the best chance of finishing ahead of them, where the
-    rule set's moment table is at hand (:mod:`kastkopp.strategy.yatzy_towin`)."""
+    rule set's distribution table is at hand (:mod:`kastkopp.strategy.yatzy_towin`)."""
 
     rules: YatzyRules
     opponents: bool = False
@@ -167,8 +167,8 @@ class OptimalYatzyAdvisor(Advisor):
             return Hint("points", choices)
         from kastkopp.strategy.yatzy_towin import at_hand, view_choices
 
-        moments = at_hand(self.rules)  # never computed here: the hint answers at once
-        to_win = view_choices(moments, view) if moments is not None else None
+        tables = at_hand(self.rules)  # never computed here: the hint answers at once
+        to_win = view_choices(tables, view) if tables is not None else None
         return Hint("points", choices, facts={"win": to_win[0].win} if to_win else {})
 
 

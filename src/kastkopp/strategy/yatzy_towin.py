@@ -2,15 +2,28 @@
 
 Against an opponent whose sheet is known, the best play is the one most likely to end with
 more points than theirs, not the one with the most points on average: far behind, a long
-shot at a Yatzy can be worth more than a safe row. For each choice this module takes the
-mean and the variance of my final score if I make it and then play for the expected score
-(:mod:`kastkopp.strategy.yatzy_moments`), the mean and the variance of the opponent's final
-score from their sheet under the same play, and, taking both as normal, the chance that
-mine is higher (plus half the chance of a tie): the mean-variance method.
+shot at a Yatzy can be worth more than a safe row. The opponent is taken to play for the
+expected score (as ``bot:optimal`` does), so the exact distribution of their final score
+is their total plus the distribution of their position
+(:mod:`kastkopp.strategy.yatzy_distribution`).
+
+For every way my turn can end (a row written with some points) the chance of winning is
+known if I play for the expected score afterwards: my distribution from the position it
+leads to, shifted by my total, against theirs, ties counting half. The turn itself (which
+keep, when to stand, which row) is then solved the way the solver solves it, maximising
+that chance instead of the points; ties (a game already won or lost) go by the expected
+score. Re-planned every turn, this is one step of policy improvement over the optimum.
 
 ``bot:towin`` plays heads-up this way. With more players it plays against the opponent
 with the highest expected final score (the one to beat); alone it has nobody to beat and
 plays for the expected score, as ``bot:optimal``.
+
+>>> finished = Outlook.certain(250)  # an opponent done with 250 points
+>>> [round(float(b), 2) for b in finished.beaten()]  # what 250 and 251 points are worth
+[0.5, 1.0]
+>>> behind = Outlook(240, np.array([0.5, 0.0, 0.5]))  # 240 or 242, even chances
+>>> round(behind.mean, 1), [round(float(b), 2) for b in behind.beaten()]
+(241.0, [0.25, 0.5, 0.75, 1.0])
 """
 
 from __future__ import annotations
@@ -18,9 +31,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numba
+import numpy as np
 
 from kastkopp.dice import Faces
 from kastkopp.engine import Action, Game, IllegalAction, Player
@@ -29,41 +45,80 @@ from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import register_bot
 from kastkopp.strategy.work import LRU, Work, env_int
 from kastkopp.strategy.yatzy import GreedyYatzyBot
-from kastkopp.strategy.yatzy_moments import MomentTable, moments, moments_path, normal_win
-from kastkopp.strategy.yatzy_solver import KEEP_INDEX, Position, _check_dice, cache_dir, cache_key
+from kastkopp.strategy.yatzy_distribution import (
+    DistributionTable,
+    distribution_path,
+    distributions,
+)
+from kastkopp.strategy.yatzy_solver import (
+    ALIKE,
+    DICE,
+    KEEP_INDEX,
+    KEEPS,
+    NEG,
+    Position,
+    _check_dice,
+    cache_dir,
+    cache_key,
+)
 
-MARGIN = 0.01
-_MOMENTS: LRU[YatzyRules, MomentTable] = LRU(env_int("KASTKOPP_SOLVED_TABLES", 6))
+TIE = 1e-12  # chances of winning closer than this are the same; the expected score decides
+_TABLES: LRU[YatzyRules, DistributionTable] = LRU(env_int("KASTKOPP_SOLVED_TABLES", 6))
 
 
-def moments_for(rules: YatzyRules) -> MomentTable:
-    """The moment table of ``rules``: kept, loaded from the disk cache, or computed."""
-    found = _MOMENTS.get(rules)
+def distributions_for(rules: YatzyRules) -> DistributionTable:
+    """The distribution table of ``rules``: kept, loaded from the disk cache, or computed."""
+    found = _TABLES.get(rules)
     if found is None:
-        found = moments(rules)
-        _MOMENTS.put(rules, found)
+        found = distributions(rules)
+        _TABLES.put(rules, found)
     return found
 
 
-def at_hand(rules: YatzyRules) -> MomentTable | None:
-    """The moment table of ``rules`` if it is kept or on disk (loaded in a moment), else
-    ``None``: nothing is computed."""
-    if rules in _MOMENTS or moments_path(rules).exists():
-        return moments_for(rules)
+def at_hand(rules: YatzyRules) -> DistributionTable | None:
+    """The distribution table of ``rules`` if it is kept or on disk (loaded in a moment),
+    else ``None``: nothing is computed."""
+    if rules in _TABLES or distribution_path(rules).exists():
+        return distributions_for(rules)
     return None
 
 
 @dataclass(frozen=True)
 class Outlook:
-    """A final score as a mean and a variance."""
+    """A final score as a distribution: ``chances[i]`` is the chance of ``low + i``."""
 
-    mean: float
-    variance: float
+    low: int
+    chances: np.ndarray = field(compare=False)
+
+    @classmethod
+    def certain(cls, total: float) -> Outlook:
+        return cls(round(total), np.ones(1))
+
+    @property
+    def mean(self) -> float:
+        x = np.arange(self.low, self.low + len(self.chances))
+        return float(np.dot(x, self.chances) / self.chances.sum())
+
+    @property
+    def variance(self) -> float:
+        x = np.arange(self.low, self.low + len(self.chances), dtype=np.float64)
+        total = float(self.chances.sum())
+        m = float(np.dot(x, self.chances)) / total
+        return max(0.0, float(np.dot(x * x, self.chances)) / total - m * m)
+
+    def beaten(self) -> np.ndarray:
+        """``b[i]``: the chance that ``low + i`` points beat this score, ties counting half
+        (below ``low`` nothing beats it; from ``low + len(b) - 1`` on, everything does)."""
+        c = np.asarray(self.chances, dtype=np.float64)
+        c = c / c.sum()
+        below = np.concatenate([[0.0], np.cumsum(c)])
+        return np.concatenate([below[:-1] + c / 2, [1.0]])
 
 
 @dataclass(frozen=True)
 class WinChoice:
-    """One choice now: my expected final score and my chance of beating the opponent."""
+    """One choice now: my expected final score (and its spread) and my chance of beating
+    the opponent, playing to win this turn and for the expected score after it."""
 
     choice: str
     expected: float
@@ -75,61 +130,226 @@ class WinChoice:
                 "win": self.win}
 
 
-def outlook(m: MomentTable, used: Sequence[str], upper: int, total: float,
+def outlook(d: DistributionTable, used: Sequence[str], upper: int, total: float,
             yatzy_zero: bool = False) -> Outlook:
     """An opponent's final score from their sheet between turns (``total``: their points
     so far, bonuses included), played for the expected score."""
-    if len(set(used)) >= len(m.table.sheet.rows):
-        return Outlook(float(total), 0.0)  # their game is over
-    p = m.table.position(used, upper, yatzy_zero)
-    return Outlook(total + m.mean(p), m.variance(p))
+    if len(set(used)) >= len(d.table.sheet.rows):
+        return Outlook.certain(total)  # their game is over
+    return _ahead(d, d.table.position(used, upper, yatzy_zero), total)
 
 
-def win_choices(m: MomentTable, position: Position, faces: Faces, rerolls: int,
+def _ahead(d: DistributionTable, p: Position, total: float) -> Outlook:
+    low, chances = d.of(p)
+    return Outlook(round(total) + low, chances)
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+@numba.njit(cache=True)
+def _shifted(flat, at, low, length, shift, beat, beat_low, out):
+    """out = (chance of winning, mean, second moment) of ``shift`` points plus the run
+    ``flat[at:at + length]`` of chances from ``low``, against the ``beat`` table."""
+    w = 0.0
+    e = 0.0
+    m = 0.0
+    total = 0.0
+    last = beat.shape[0] - 1
+    for i in range(length):
+        c = float(flat[at + i])
+        x = shift + low + i
+        b = x - beat_low
+        w += c * (beat[b] if 0 <= b <= last else (0.0 if b < 0 else 1.0))
+        e += c * x
+        m += c * x * x
+        total += c
+    # the stored chances sum to one only to single precision: a game decided either way
+    # must come out exactly 0 or 1, so that the expected score decides between its choices
+    out[0] = w / total
+    out[1] = e / total
+    out[2] = m / total
+
+
+@numba.njit(cache=True)
+def _better(a, b):
+    """Whether the choice worth ``a`` (chance, mean, second moment) beats ``b``."""
+    if a[0] > b[0] + TIE:
+        return True
+    return abs(a[0] - b[0]) <= TIE and a[1] > b[1]
+
+
+@numba.njit(cache=True)
+def _ending(mask, ui, y, j, p, e, total, flat, start, low, length, beat, beat_low, arrays,
+            ints, yatzy_bonus, out):
+    """The value of ending the turn with ``p`` points in row ``j`` (``e``: an extra Yatzy
+    paid), counted from my final score."""
+    upper, bonus, upper_open = arrays[1], arrays[5], arrays[8]
+    yatzy_row, lo, hi, flags = ints[0], ints[1], ints[2], ints[3]
+    rest = mask ^ (1 << j)
+    g = p + e * yatzy_bonus
+    nui = ui
+    ny = y
+    if upper[j]:
+        complete = 1 if upper_open[mask] == 1 else 0
+        nui = int(min(max(lo + ui + p, lo), hi) - lo)
+        g += bonus[nui, complete] - bonus[ui, 0]
+    elif flags == 2 and j == yatzy_row and p > 0:
+        ny = 1
+    shift = total + int(np.rint(g))
+    if rest == 0:
+        _shifted(np.ones(1), 0, 0, 1, shift, beat, beat_low, out)
+    else:
+        _shifted(flat, start[rest, nui, ny], low[rest, nui, ny], length[rest, nui, ny],
+                 shift, beat, beat_low, out)
+
+
+@numba.njit(cache=True)
+def _win_turn(mask, ui, y, total, flat, start, low, length, beat, beat_low, arrays, ints,
+              yatzy_bonus, cls, child, parents, stages):
+    """The solver's turn, maximising the chance of winning: ``stages[:, t]`` is (chance,
+    mean, second moment of my final score) of each roll after throw ``t + 1``,
+    ``stages[:, throws + t]`` of each keep rerolled for throw ``t + 2``."""
+    points, playable, joker, extra = arrays[0], arrays[2], arrays[3], arrays[4]
+    flags, throws, first_differs, dice_matter = ints[3], ints[4], ints[5], ints[6]
+    n = points.shape[1]
+    pmin = 0
+    for v in points.ravel():
+        pmin = min(pmin, int(v))
+    span = int(points.max()) - pmin + 1
+    memo = np.full((n, span, 2, 3), np.nan)
+    keeps_n = child.shape[0]
+    first_roll = keeps_n - 252
+    now = np.empty((2, 3, 252))
+    here = np.empty(3)
+    for table in range(2 if first_differs else 1):
+        for r in range(252):
+            rows = playable[mask, 0]
+            t = table
+            if dice_matter:
+                for face in range(1, 7):
+                    if ALIKE[face - 1] == r:
+                        rows = playable[mask, face]
+                        if joker[mask, face]:
+                            t = table + 2
+            e = 1 if flags == 2 and cls[r] > 0 and extra[mask, y, cls[r]] else 0
+            best = now[table, :, r]
+            best[0] = NEG
+            best[1] = NEG
+            best[2] = 0.0
+            for j in range(n):
+                if not (rows >> j & 1) or not (mask >> j & 1):
+                    continue
+                p = int(points[t, j, r])
+                cell = memo[j, p - pmin, e]
+                if np.isnan(cell[0]):
+                    _ending(mask, ui, y, j, p, e, total, flat, start, low, length, beat,
+                            beat_low, arrays, ints, yatzy_bonus, cell)
+                if _better(cell, best):
+                    best[:] = cell
+    if not first_differs:
+        now[1, :, :] = now[0, :, :]
+    cur = np.empty((3, 252))
+    cur[:, :] = now[1] if throws == 1 else now[0]
+    stages[:, throws - 1, :252] = cur
+    sub = np.empty((3, keeps_n))
+    for t in range(throws - 2, -1, -1):
+        keeps = stages[:, throws + t]
+        keeps[:, first_roll:] = cur
+        for k in range(first_roll - 1, -1, -1):
+            for q in range(3):
+                s = 0.0
+                for f in range(6):
+                    s += keeps[q, child[k, f]]
+                keeps[q, k] = s / 6.0
+        sub[:, 0] = keeps[:, 0]
+        for k in range(1, first_roll):
+            sub[:, k] = keeps[:, k]
+            for i in range(5):
+                p = parents[k, i]
+                if p < 0:
+                    break
+                if _better(sub[:, p], sub[:, k]):
+                    sub[:, k] = sub[:, p]
+        stand = now[1] if t == 0 else now[0]
+        for r in range(252):
+            here[:] = stand[:, r]
+            for i in range(5):
+                p = parents[first_roll + r, i]
+                if p < 0:
+                    break
+                if _better(sub[:, p], here):
+                    here[:] = sub[:, p]
+            cur[:, r] = here
+        stages[:, t, :252] = cur
+
+
+def _beat(against: Outlook) -> np.ndarray:
+    return against.beaten()
+
+
+def win_choices(d: DistributionTable, position: Position, faces: Faces, rerolls: int,
                 already: float, against: Outlook) -> list[WinChoice]:
     """Every choice with dice in hand (each row, each keep when rerolls are left), most
     likely to win first (ties by the expected score)."""
-    table = m.table
-    throws = table.sheet.throws
+    table, sheet = d.table, d.table.sheet
+    throws = sheet.throws
     throw = throws - rerolls
-    found: list[tuple[str, float, float]] = []  # choice, E and M of the points to come
+    total = round(already)
+    beat = _beat(against)
+    found: list[tuple[str, np.ndarray]] = []
+    out = np.empty(3)
     for row, now, after in table.score_moves(position, faces, first_throw=throw == 1):
-        e = table.value(after)
-        second = float(m.second[after.mask, after.upper_index, after.yatzy_holds])
-        found.append((f"score {row}", now + e, now * now + 2 * now * e + second))
+        shift = total + round(now)
+        if after.mask == 0:
+            _shifted(np.ones(1), 0, 0, 1, shift, beat, against.low, out)
+        else:
+            at = (after.mask, after.upper_index, after.yatzy_holds)
+            _shifted(d.flat, d.start[at], d.low[at], d.length[at], shift, beat,
+                     against.low, out)
+        found.append((f"score {row}", out.copy()))
     if rerolls:
-        stages_e, stages_m = m.turn_stages(position)
-        at = throws + throw - 1
+        stages = turn_stages(d, position, total, against)
+        at_throw = throws + throw - 1
         for keep in ymod.sub_multisets(faces):
             if len(keep) < 5:
-                k = KEEP_INDEX[keep]
                 name = "keep " + " ".join(map(str, keep)) if keep else "keep"
-                found.append((name, float(stages_e[at, k]), float(stages_m[at, k])))
-    out = []
-    for name, e, second in found:
-        variance = max(0.0, second - e * e)
-        win = normal_win(already + e - against.mean, variance + against.variance)
-        out.append(WinChoice(name, already + e, math.sqrt(variance), win))
-    return sorted(out, key=lambda c: (-c.win, -c.expected))
+                found.append((name, stages[:, at_throw, KEEP_INDEX[keep]].copy()))
+    choices = [WinChoice(name, float(v[1]), math.sqrt(max(0.0, v[2] - v[1] ** 2)),
+                         min(1.0, max(0.0, float(v[0])))) for name, v in found]
+    return sorted(choices, key=lambda c: (-round(c.win, 12), -c.expected))
 
 
-def advise(m: MomentTable, against: Outlook, used: Sequence[str] = (), upper: int = 0,
+def turn_stages(d: DistributionTable, p: Position, total: int, against: Outlook
+                ) -> np.ndarray:
+    """(chance of winning, mean, second moment of my final score) of every roll and keep of
+    one turn from ``p`` with ``total`` points on my sheet, played to win this turn."""
+    sheet = d.table.sheet
+    stages = np.empty((3, 2 * sheet.throws, len(KEEPS)))
+    _win_turn(p.mask, p.upper_index, p.yatzy_holds, total, d.flat, d.start, d.low, d.length,
+              _beat(against), against.low, sheet.arrays(), sheet.ints(),
+              float(sheet.rules.yatzy_bonus), DICE["cls"], DICE["child"], DICE["parents"],
+              stages)
+    return stages
+
+
+def advise(d: DistributionTable, against: Outlook, used: Sequence[str] = (), upper: int = 0,
            dice: Sequence[int] = (), rerolls: int = 0, yatzy_zero: bool = False,
            already: float = 0.0) -> list[WinChoice]:
     """:func:`win_choices` for a sheet described as the solver's ``advise`` takes it."""
-    position = m.table.position(used, upper, yatzy_zero)
+    position = d.table.position(used, upper, yatzy_zero)
     faces = _check_dice(dice)
-    throws = m.table.sheet.throws
+    throws = d.table.sheet.throws
     if not 0 <= rerolls <= throws - 1:
         raise IllegalAction(f"rerolls left must be 0 to {throws - 1} (a turn has "
                             f"{throws} throws), not {rerolls}")
-    return win_choices(m, position, faces, rerolls, already, against)
+    return win_choices(d, position, faces, rerolls, already, against)
 
 
-def seat_position(m: MomentTable, view: dict[str, Any], seat: int) -> Position | None:
+def seat_position(d: DistributionTable, view: dict[str, Any], seat: int) -> Position | None:
     """The solver's position of a seat's sheet in a view (the game's own sheet, so a legal
     one: no checking again), or ``None`` when every row is written."""
-    sheet = m.table.sheet
+    sheet = d.table.sheet
     cells = view["sheets"][seat]
     mask = sum(1 << j for j, cell in enumerate(cells) if cell is None)
     if mask == 0:
@@ -140,59 +360,56 @@ def seat_position(m: MomentTable, view: dict[str, Any], seat: int) -> Position |
     return Position(mask, upper, holds)
 
 
-def opponent(m: MomentTable, view: dict[str, Any]) -> Outlook | None:
+def opponent(d: DistributionTable, view: dict[str, Any]) -> Outlook | None:
     """The opponent to beat in a view: the other seat with the highest expected final
     score (``None`` alone)."""
     best: Outlook | None = None
     for other in range(len(view["sheets"])):
         if other == view["seat"]:
             continue
-        p = seat_position(m, view, other)
+        p = seat_position(d, view, other)
         total = view["totals"][other]
-        found = Outlook(float(total), 0.0) if p is None else \
-            Outlook(total + m.mean(p), m.variance(p))
+        found = Outlook.certain(total) if p is None else _ahead(d, p, total)
         if best is None or found.mean > best.mean:
             best = found
     return best
 
 
-def view_choices(m: MomentTable, view: dict[str, Any]) -> list[WinChoice] | None:
+def view_choices(d: DistributionTable, view: dict[str, Any]) -> list[WinChoice] | None:
     """The seat's choices (its own turn, dice in hand) by the chance of winning, or
     ``None`` with nobody to beat."""
-    against = opponent(m, view)
+    against = opponent(d, view)
     seat = view["seat"]
-    p = seat_position(m, view, seat)
+    p = seat_position(d, view, seat)
     if against is None or p is None:
         return None
     rerolls = view["throws"] - view["throw"]
-    return win_choices(m, p, tuple(sorted(view["dice"])), rerolls, view["totals"][seat],
+    return win_choices(d, p, tuple(sorted(view["dice"])), rerolls, view["totals"][seat],
                        against)
 
 
 @dataclass
 class TowinYatzyBot(Player):
     """``margin``: how much more likely to win a choice must be than the one with the best
-    expected score before the bot takes it instead (the normal approximation is rough, and
-    a small gain it sees may not be there). One percentage point measured better than none:
-    see ``docs/solvers.md``."""
+    expected score before the bot takes it instead (0: the most likely win, always)."""
 
     rules: YatzyRules
-    margin: float = MARGIN
+    margin: float = 0.0
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
-        m = moments_for(self.rules)
+        d = distributions_for(self.rules)
         view = {**view, "seat": view["player"]}
-        to_win = view_choices(m, view)
+        to_win = view_choices(d, view)
         if to_win is not None:
             names = [c.choice for c in to_win]
             safe = max(to_win, key=lambda c: c.expected)
             if to_win[0].win - safe.win < self.margin:
                 names.insert(0, safe.choice)
         else:  # alone: the expected score is all there is
-            p = seat_position(m, view, view["seat"])
+            p = seat_position(d, view, view["seat"])
             assert p is not None  # a seat to move has a row open
-            names = [c.choice for c in m.table.choices(
+            names = [c.choice for c in d.table.choices(
                 p, tuple(sorted(view["dice"])), view["throws"] - view["throw"])]
         by_name = {str(a): a for a in legal}
         for name in names:
@@ -210,25 +427,25 @@ class TowinYatzyBot(Player):
 
 
 def computing(rules: YatzyRules) -> Work | None:
-    """The moment table (and the solved table under it) computed in a worker, then loaded
-    here from the disk cache (``None``: kept)."""
-    if rules in _MOMENTS:
+    """The distribution table (and the solved table under it) computed in a worker, then
+    loaded here from the disk cache (``None``: kept)."""
+    if rules in _TABLES:
         return None
-    return Work(("yatzy-moments", cache_key(rules)), _moments_to_disk,
+    return Work(("yatzy-distribution", cache_key(rules)), _distributions_to_disk,
                 (rules, str(cache_dir())), lambda _: _keep(rules))
 
 
-def _moments_to_disk(rules: YatzyRules, directory: str) -> None:
-    moments(rules, directory=Path(directory))
+def _distributions_to_disk(rules: YatzyRules, directory: str) -> None:
+    distributions(rules, directory=Path(directory))
 
 
 def _keep(rules: YatzyRules) -> None:
-    if moments_path(rules).exists():  # loaded from where the worker left it
-        _MOMENTS.put(rules, moments(rules))
+    if distribution_path(rules).exists():  # loaded from where the worker left it
+        _TABLES.put(rules, distributions(rules))
 
 
 @register_bot("yatzy", "towin", "plays for the best chance of finishing ahead of the "
-              "opponent, from the mean and spread of both final scores")
+              "opponent, from the exact distribution of both final scores")
 def towin(game: Game) -> Player:
     assert isinstance(game.rules, YatzyRules)
     return TowinYatzyBot(game.rules)

@@ -128,10 +128,10 @@ def _advise_to_win(rules: Any, preset: str | None, against: str, rows: list[str]
                    upper: int, faces: tuple[int, ...], rerolls: int, yatzy_zero: bool,
                    score: float, as_json: bool) -> None:
     """``advise yatzy --against``: every choice by the chance of beating the sheet."""
-    from kastkopp.strategy.yatzy_towin import advise, moments_for, outlook
+    from kastkopp.strategy.yatzy_towin import advise, distributions_for, outlook
 
     with progress(say("solving the table (once)"), 1):
-        table = moments_for(rules)
+        table = distributions_for(rules)
     them = outlook(table, **_read_sheet(against))
     advice = advise(table, them, used=rows, upper=upper, dice=faces, rerolls=rerolls,
                     yatzy_zero=yatzy_zero, already=score)
