@@ -18,8 +18,9 @@ Each distribution is stored as a run of chances from its lowest possible value, 
 less than ``CUT`` cut off, in one flat array of single precision (the sums over them are
 taken in double); upper sums worth the same (the solver's classes) share their run. Cached
 beside the solver's tables (``yatzy_distribution-*.npy``, about 700 MB for a standard
-rule set, read through a memory map, and its index): the standard presets' tables are always kept, the others pruned to the
-solver's budget on their own, so that they never push the solver's small tables out.
+rule set, read through a memory map, and its index): the standard presets' tables are
+always kept, the others pruned to the solver's budget on their own, so that they never
+push the solver's small tables out.
 
 >>> from kastkopp.games.yatzy import YatzyRules
 >>> d = distributions(YatzyRules.make("tarningspoker"), cache=False)
