@@ -198,16 +198,9 @@ def test_two_people_chat_at_the_table_and_a_message_stays_text(browser: Any,
 
 
 def yatzy_table(person: Person, hints: bool) -> None:
-    page = person.page
-    page.goto("/lobby?game=yatzy")
-    page.fill("#players", "1")
-    page.dispatch_event("#players", "change")
-    page.select_option("#preset", "tarningspoker")
-    if not hints:
-        page.uncheck("#hints")
-    page.click("#create-button")
-    page.wait_for_url("**/play/*")
-    page.click("#start")
+    create_table(person, "yatzy", [], players=1, preset="tarningspoker",
+                 form={} if hints else {"hints": "off"})
+    person.page.click("#start")
     person.wait("document.body.dataset.mine === 'yes'")
 
 

@@ -130,10 +130,21 @@ def sit(browser: Any, server: str, name: str, lang: str = "en") -> Person:
 
 
 def create_table(person: Person, game: str, seats: list[str], players: int | None = None,
-                 rules: dict[str, str] | None = None) -> str:
-    """The person makes a table in the lobby's form; ``seats`` are the others ('' a person)."""
+                 rules: dict[str, str] | None = None, preset: str = "",
+                 form: dict[str, str] | None = None) -> str:
+    """The person makes a table in the lobby's form; the table's id, once the page shows it.
+
+    ``seats`` are the others ('' a person, else a bot's name), ``rules`` house rules by name
+    and ``form`` any other field of the form by its id: a menu is chosen from, a box filled,
+    a checkbox set "on" or "off".
+
+        create_table(anna, "mia", ["bot:random"], players=2,
+                     form={"clock": "live", "seconds": "90", "pace": "0"})
+    """
     page = person.page
     page.goto(f"/lobby?game={game}")
+    if preset:
+        page.select_option("#preset", preset)
     if players is not None:
         page.fill("#players", str(players))
         page.dispatch_event("#players", "change")
