@@ -57,7 +57,7 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     process = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--port", str(port),
                                 "--db", str(db), "--log-level", "warning",
                                 "--bot-delay", "0", "--no-warm-up"])
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a start took over 30 s at a load average of 17
     while True:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
