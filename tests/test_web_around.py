@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from test_web_play import ARTIFACTS, TIMEOUT, Person, browser, server
+from test_web_play import ARTIFACTS, TIMEOUT, Person, browser, create_table, server
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
 
@@ -21,6 +21,7 @@ __all__ = ["browser", "server"]  # the fixtures, shared with the other browser t
 pytestmark = pytest.mark.slow
 
 PHONE, SCREEN = (390, 844), (1280, 800)
+AT_ONCE = {"pace": "0"}  # the bots' moves without a pause
 WORDS = {  # a few of the page's words in each language, as the catalogs have them
     "en": {"clock": "You have", "not_found": "Not found", "later": "still being played",
            "invited": "You are invited to play"},
@@ -56,28 +57,6 @@ def seated(browser: Any, server: str, name: str, lang: str, size: tuple[int, int
     return person
 
 
-def make_table(person: Person, game: str, players: int, bots: int, preset: str = "",
-               clock: dict[str, str] | None = None, pace: str = "0") -> str:
-    """Made in the lobby's form: ``bots`` random bots after the person, the rest invited."""
-    page = person.page
-    page.goto(f"/lobby?game={game}")
-    if preset:
-        page.select_option("#preset", preset)
-    page.fill("#players", str(players))
-    page.dispatch_event("#players", "change")
-    for seat in range(1, bots + 1):
-        page.select_option(f"#seat-{seat}", "bot:random")
-    for field, value in (clock or {}).items():
-        if field == "clock" or field == "on-timeout":
-            page.select_option(f"#{field}", value)
-        else:
-            page.fill(f"#{field}", value)
-    page.select_option("#pace", pace)
-    page.click("#create-button")
-    page.wait_for_url("**/play/*")
-    return str(page.url.rsplit("/", 1)[1])
-
-
 def start(person: Person) -> None:
     person.page.click("#start:enabled")
     person.wait("document.body.dataset.status === 'playing'")
@@ -104,8 +83,8 @@ def test_a_move_clock_chosen_in_the_lobby_runs_on_the_table_as_text(
         assert page.locator(f"label[for={control}]").count() == 1
     page.select_option("#clock", "correspondence")
     assert page.locator("#days").is_visible() and page.locator("#seconds").is_hidden()
-    table = make_table(anna, "mia", 2, 1, clock={"clock": "live", "seconds": "90",
-                                                 "on-timeout": "lose"})
+    table = create_table(anna, "mia", ["bot:random"], 2, form={
+        "clock": "live", "seconds": "90", "on-timeout": "lose", "pace": "0"})
     made = httpx.get(f"{server}/api/tables/{table}").json()
     assert (made["clock"], made["seconds_per_move"], made["on_timeout"]) == ("live", 90, "lose")
     start(anna)
@@ -126,7 +105,8 @@ def test_the_others_moves_come_one_at_a_time_in_order(
         browser: Any, server: str, size: tuple[int, int]) -> None:
     anna = seated(browser, server, "Anna", "en", size)
     page = anna.page
-    make_table(anna, "liars_dice", 4, 3, preset="perudo", pace="0.4")
+    create_table(anna, "liars_dice", ["bot:random"] * 3, 4, preset="perudo",
+                 form={"pace": "0.4"})
     page.evaluate("""() => { window.seen = [];
         new MutationObserver(() => window.seen.push([+document.body.dataset.seq,
           document.body.dataset.toMove])).observe(document.body,
@@ -156,7 +136,7 @@ def test_dice_roll_in_css_unless_the_player_asks_for_reduced_motion(
         browser: Any, server: str, motion: str, size: tuple[int, int]) -> None:
     anna = seated(browser, server, "Anna", "en", size, motion)
     page = anna.page
-    make_table(anna, "yatzy", 2, 1)
+    create_table(anna, "yatzy", ["bot:random"], 2, form=AT_ONCE)
     start(anna)
     anna.wait("document.body.dataset.mine === 'yes'")
     page.evaluate("""() => { window.moving = new Set();
@@ -183,7 +163,7 @@ def test_dice_roll_in_css_unless_the_player_asks_for_reduced_motion(
 def test_a_visitor_from_an_invitation_is_told_to_sit_down_and_join(
         browser: Any, server: str, lang: str, size: tuple[int, int]) -> None:
     anna = seated(browser, server, "Anna", lang, size)
-    table = make_table(anna, "mia", 3, 1)
+    table = create_table(anna, "mia", ["bot:random", ""], 3, form=AT_ONCE)
     context = browser.new_context(base_url=server, locale=lang,
                                   viewport={"width": size[0], "height": size[1]})
     visitor = context.new_page()
@@ -223,7 +203,7 @@ def test_an_unknown_table_is_a_page_in_the_players_language(
 def test_a_replay_opened_before_the_end_says_when_it_will_be_there(
         browser: Any, server: str, lang: str, size: tuple[int, int]) -> None:
     anna = seated(browser, server, "Anna", lang, size)
-    table = make_table(anna, "mia", 2, 1)
+    table = create_table(anna, "mia", ["bot:random"], 2, form=AT_ONCE)
     start(anna)
     page = anna.page
     page.goto(f"/replay/{table}")
@@ -272,7 +252,7 @@ def test_maxi_yatzy_sheet_fits_and_roll_is_on_screen_at_eight_players(
         browser: Any, server: str, size: tuple[int, int]) -> None:
     anna = seated(browser, server, "Anna", "sv", size)
     page = anna.page
-    make_table(anna, "yatzy", 8, 7, preset="maxi")
+    create_table(anna, "yatzy", ["bot:random"] * 7, 8, preset="maxi", form=AT_ONCE)
     start(anna)
     for _ in range(2):  # a few turns, so the sheet has numbers in every column
         anna.wait("document.body.dataset.mine === 'yes'")

@@ -31,7 +31,16 @@ import pytest
 
 from kastkopp.games import registered
 from kastkopp.server.pages import ui_strings
-from test_web_play import ARTIFACTS, CHROMIUM, Person, browser, play_out, server, states
+from test_web_play import (
+    ARTIFACTS,
+    CHROMIUM,
+    Person,
+    browser,
+    create_table,
+    play_out,
+    server,
+    states,
+)
 from test_web_tables import (
     PHONE,
     SCREEN,
@@ -258,17 +267,8 @@ def test_every_game_and_preset_played_whole_by_a_person_against_bots(
         pytest.skip("no Chromium")
     person = sit_at(browser, server, "Anna", lang, size)
     page = person.page
-    page.goto(f"/lobby?game={game}")
-    page.select_option("#preset", preset)
-    page.fill("#players", str(players))
-    page.dispatch_event("#players", "change")
-    for index in range(1, players):
-        page.select_option(f"#seat-{index}", "bot:random")
-    for rule, value in SHORT.get((game, preset), {}).items():
-        page.fill(f"#rule-{rule}", value)
-    page.click("#create-button")
-    page.wait_for_url("**/play/*")
-    table = page.url.rsplit("/", 1)[1]
+    table = create_table(person, game, ["bot:random"] * (players - 1), players,
+                         rules=SHORT.get((game, preset)), preset=preset)
     page.click("#start")
     rng = random.Random(f"{game}{preset}{size}")
     english = english_words() if lang != "en" else frozenset()

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,10 +37,14 @@ __all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server of this module's own, whose advisor has nothing solved yet (an empty
-    solver cache in a temporary folder)."""
+def server(tmp_path_factory: pytest.TempPathFactory, solved_tarningspoker: Path
+           ) -> Iterator[str]:
+    """A server of this module's own, whose advisor has nothing in memory yet: only
+    Tärningspoker's solved table in its cache (solved once for the whole run; the server's
+    own solve of a fresh rule set is tests/server/test_no_guest_can_stall.py's)."""
     folder = tmp_path_factory.mktemp("web-more")
+    (folder / "cache").mkdir()
+    shutil.copy(solved_tarningspoker, folder / "cache" / solved_tarningspoker.name)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KASTKOPP_CACHE", str(folder / "cache"))
         port = free_port()
@@ -48,7 +54,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process.wait(timeout=10)
 
 FINAL = ["1. Anna · 4", "2. Cara · 0", "3. Ben · 0"]
-SOLVE = 120_000  # ms: a solve (and the solver's first compile) on a busy machine
+SOLVE = 120_000  # ms: a table read in a worker (and numba's first compile) on a busy machine
 
 
 def account_page(browser: Any, server: str, name: str, password: str,
@@ -198,16 +204,9 @@ def test_two_people_chat_at_the_table_and_a_message_stays_text(browser: Any,
 
 
 def yatzy_table(person: Person, hints: bool) -> None:
-    page = person.page
-    page.goto("/lobby?game=yatzy")
-    page.fill("#players", "1")
-    page.dispatch_event("#players", "change")
-    page.select_option("#preset", "tarningspoker")
-    if not hints:
-        page.uncheck("#hints")
-    page.click("#create-button")
-    page.wait_for_url("**/play/*")
-    page.click("#start")
+    create_table(person, "yatzy", [], players=1, preset="tarningspoker",
+                 form={} if hints else {"hints": "off"})
+    person.page.click("#start")
     person.wait("document.body.dataset.mine === 'yes'")
 
 
@@ -217,7 +216,7 @@ def test_the_advisor_hints_on_your_own_turn_and_a_table_can_go_without(
     yatzy_table(anna, hints=True)
     page = anna.page
     page.click("#hint-button")
-    # the first hint waits for Tärningspoker's table, solved now into the empty cache
+    # the first hint waits for Tärningspoker's table, read from the cache by a worker
     page.wait_for_function("document.body.dataset.hint === 'ready'", timeout=SOLVE)
     seen = [f for f in anna.frames if f.get("type") == "state"][-1]
     choices = page.locator("#hint-choices li").evaluate_all(

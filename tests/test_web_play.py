@@ -57,7 +57,7 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     process = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--port", str(port),
                                 "--db", str(db), "--log-level", "warning",
                                 "--bot-delay", "0", "--no-warm-up"])
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a start took over 30 s at a load average of 17
     while True:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
@@ -80,19 +80,53 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright package is not installed")
-    if not CHROMIUM.exists():
-        _missing("no /usr/bin/chromium: run scripts/install-chromium.sh")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=ARGS)
-        yield chromium
-        chromium.close()
+@dataclass
+class SharedChromium:
+    """One Chromium for a run of browser tests one after the other, whatever their module:
+    launching it costs seconds. Each test's own contexts (its people) are closed after it,
+    and Chromium itself once the next test needs no browser: while it runs, this thread
+    belongs to Playwright's event loop and ``asyncio.run`` would fail."""
+
+    playwright: Any = None
+    chromium: Any = None
+
+    def get(self, config: pytest.Config) -> Any:
+        if self.chromium is None:
+            try:
+                from playwright.sync_api import sync_playwright
+            except ImportError:
+                _missing("the playwright package is not installed")
+            if not CHROMIUM.exists():
+                _missing("no /usr/bin/chromium: run scripts/install-chromium.sh")
+            self.playwright = sync_playwright().start()
+            config.add_cleanup(self.close)  # an interrupted run closes it too
+            self.chromium = self.playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        return self.chromium
+
+    def close(self) -> None:
+        if self.chromium is not None:
+            self.chromium.close()
+            self.chromium = None
+        if self.playwright is not None:
+            self.playwright.stop()
+            self.playwright = None
+
+
+SHARED = SharedChromium()
+
+
+@pytest.fixture
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Chromium: people sit down in contexts of their own (:func:`sit`)."""
+    chromium = SHARED.get(request.config)
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
+    items = request.session.items
+    at = items.index(request.node) if request.node in items else len(items)
+    if at + 1 >= len(items) or "browser" not in getattr(items[at + 1], "fixturenames", ()):
+        SHARED.close()
 
 
 @dataclass
@@ -130,10 +164,21 @@ def sit(browser: Any, server: str, name: str, lang: str = "en") -> Person:
 
 
 def create_table(person: Person, game: str, seats: list[str], players: int | None = None,
-                 rules: dict[str, str] | None = None) -> str:
-    """The person makes a table in the lobby's form; ``seats`` are the others ('' a person)."""
+                 rules: dict[str, str] | None = None, preset: str = "",
+                 form: dict[str, str] | None = None) -> str:
+    """The person makes a table in the lobby's form; the table's id, once the page shows it.
+
+    ``seats`` are the others ('' a person, else a bot's name), ``rules`` house rules by name
+    and ``form`` any other field of the form by its id: a menu is chosen from, a box filled,
+    a checkbox set "on" or "off".
+
+        create_table(anna, "mia", ["bot:random"], players=2,
+                     form={"clock": "live", "seconds": "90", "pace": "0"})
+    """
     page = person.page
     page.goto(f"/lobby?game={game}")
+    if preset:
+        page.select_option("#preset", preset)
     if players is not None:
         page.fill("#players", str(players))
         page.dispatch_event("#players", "change")
@@ -142,6 +187,13 @@ def create_table(person: Person, game: str, seats: list[str], players: int | Non
             page.select_option(f"#seat-{index}", seat)
     for name, value in (rules or {}).items():
         page.fill(f"#rule-{name}", value)
+    for field_id, value in (form or {}).items():
+        if page.locator(f"select#{field_id}").count():
+            page.select_option(f"#{field_id}", value)
+        elif page.locator(f"input#{field_id}[type=checkbox]").count():
+            page.set_checked(f"#{field_id}", value == "on")
+        else:
+            page.fill(f"#{field_id}", value)
     page.click("#create-button")
     page.wait_for_url("**/play/*")
     return str(page.url.rsplit("/", 1)[1])

@@ -30,6 +30,7 @@ from test_web_play import (
     TIMEOUT,
     Person,
     browser,
+    create_table,
     play_out,
     server,
     states,
@@ -275,14 +276,7 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicking(
         pytest.skip("no Chromium")
     person = sit_at(browser, server, "Anna", lang, size)
     page = person.page
-    page.goto(f"/lobby?game={game}")
-    page.fill("#players", str(players))
-    page.dispatch_event("#players", "change")
-    for index in range(1, players):
-        page.select_option(f"#seat-{index}", "bot:random")
-    page.click("#create-button")
-    page.wait_for_url("**/play/*")
-    table = page.url.rsplit("/", 1)[1]
+    table = create_table(person, game, ["bot:random"] * (players - 1), players)
     page.click("#start")
     rng = random.Random(f"{game}{size}{lang}")
     english = english_words()

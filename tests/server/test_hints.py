@@ -16,23 +16,12 @@ from servertools import guest, new_table
 
 from kastkopp.engine import Game
 from kastkopp.games import load
-from kastkopp.games.yatzy import YatzyRules
 from kastkopp.server.app import create_app
 from kastkopp.strategy import yatzy_optimal
 from kastkopp.strategy.work import LRU
-from kastkopp.strategy.yatzy_solver import cache_path, solve
 
 # slow: solves Tärningspoker once, then prepares it in a worker process
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="session")
-def solved_tarningspoker() -> Path:
-    """Tärningspoker's solved table on disk: solved once (over a minute on a small machine,
-    then kept in the user's cache), so no test races a cold solve against its deadline."""
-    rules = YatzyRules.make("tarningspoker")
-    solve(rules)
-    return cache_path(rules)
 
 
 @pytest.fixture

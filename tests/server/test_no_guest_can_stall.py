@@ -63,40 +63,33 @@ def until(condition: Callable[[], Any], seconds: float = 120.0) -> Any:
     return value
 
 
-def test_a_fresh_rule_set_solve_asked_by_a_guest_does_not_stall_other_requests(
+def test_a_fresh_rule_set_is_solved_once_for_concurrent_requests_without_stalling_others(
         make_client: Callable[..., TestClient]) -> None:
-    client = make_client()
-    workers = client.app.state.workers  # type: ignore[attr-defined]
-    anna = guest(client, "Anna")
-    table_id = house_table(client, anna, 41, ["bot:optimal", None])
-    # the bot, first to move, needs its rule set solved: the solve has started
-    solve = until(lambda: next(iter(workers.pending.values()), None))
-    # asked after the solve started, answered before it finished
-    answer = client.get(f"/api/tables/{table_id}")
-    assert answer.status_code == 200 and answer.json()["to_move"] == 0
-    assert not solve.done()
-    assert client.get(f"/api/tables/{table_id}/state", headers=anna).status_code == 200
-    assert not solve.done()
-    # and the bot plays once it is solved (or, after a while, greedily meanwhile)
-    until(lambda: client.get(f"/api/tables/{table_id}").json()["to_move"] == 1)
-    until(solve.done)
-    assert solve.exception() is None
-
-
-def test_the_same_rule_set_is_solved_once_for_concurrent_requests(
-        make_client: Callable[..., TestClient]) -> None:
+    # one solve (a whole Tärningspoker table) serves both halves of the question
     client = make_client()
     workers = client.app.state.workers  # type: ignore[attr-defined]
     anna, ben = guest(client, "Anna"), guest(client, "Ben")
     first = house_table(client, anna, 42, ["bot:optimal", None])
+    # the bot, first to move, needs its rule set solved: the solve has started
+    solve = until(lambda: next(iter(workers.pending.values()), None))
+    # asked after the solve started, answered before it finished
+    answer = client.get(f"/api/tables/{first}")
+    assert answer.status_code == 200 and answer.json()["to_move"] == 0
+    assert not solve.done()
+    assert client.get(f"/api/tables/{first}/state", headers=anna).status_code == 200
+    assert not solve.done()
+    # the same rule set asked for again, by another bot and by a hint: no second solve
     second = house_table(client, ben, 42, ["bot:optimal", None])
     own = house_table(client, anna, 42, [None, "bot:random"])
     hint = client.get(f"/api/tables/{own}/hint", headers=anna)
     assert hint.status_code == 202, hint.text
     assert workers.started == 1 and len(workers.pending) == 1
     until(lambda: client.get(f"/api/tables/{own}/hint", headers=anna).status_code == 200)
+    # and the bots play once it is solved (or, after a while, greedily meanwhile)
     for table_id in (first, second):
         until(lambda t=table_id: client.get(f"/api/tables/{t}").json()["to_move"] == 1)
+    until(solve.done)
+    assert solve.exception() is None
     assert workers.started == 1
 
 

@@ -53,7 +53,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypedDict
 
 from kastkopp.dice import Faces
@@ -69,6 +69,7 @@ from kastkopp.engine import (
     Parts,
     Rules,
     State,
+    changed,
     either,
     ranking_by,
     register,
@@ -431,7 +432,7 @@ class KnackState(State[KnackView]):
             return self._double_knock_rolled(faces)
         seat = self.queue[0]
         dice = tuple(sorted(self.kept[seat] + faces, reverse=True))
-        state = replace(self, dice=_set(self.dice, seat, dice), queue=self.queue[1:],
+        state = changed(self, dice=_set(self.dice, seat, dice), queue=self.queue[1:],
                         history=self.said(seat, f"throws {' '.join(map(str, faces))}"))
         return state._thrown() if not state.queue else state
 
@@ -450,40 +451,40 @@ class KnackState(State[KnackView]):
                 choosing.append(seat)
             else:
                 kept[seat] = (face, face)
-        state = replace(self, kept=tuple(kept))
+        state = changed(self, kept=tuple(kept))
         if choosing:
-            return replace(state, phase=KEEP, queue=tuple(choosing))
+            return changed(state, phase=KEEP, queue=tuple(choosing))
         return state._betting()
 
     def _betting(self) -> KnackState:
         active = self.active()
         worst = min(active, key=lambda s: (position(self.kept[s]), s))
-        return replace(self, phase=BET, worst=worst, queue=(),
+        return changed(self, phase=BET, worst=worst, queue=(),
                        ledger=self.ledger.new_round())
 
     def _next_throw(self) -> KnackState:
-        return replace(self, phase=ROLL, throw=self.throw + 1, queue=tuple(self.active()),
+        return changed(self, phase=ROLL, throw=self.throw + 1, queue=tuple(self.active()),
                        worst=None)
 
     def _take(self, seat: int, action: Action) -> KnackState:
         said = self.said(seat, str(action))
         if isinstance(action, (Keep, Reroll)):
             kept = (action.face,) if isinstance(action, Keep) else ()
-            state = replace(self, kept=_set(self.kept, seat, kept), queue=self.queue[1:],
+            state = changed(self, kept=_set(self.kept, seat, kept), queue=self.queue[1:],
                             history=said)
             return state._betting() if not state.queue else state
         if isinstance(action, Knock):
-            return replace(self, history=said)._next_throw()
+            return changed(self, history=said)._next_throw()
         if isinstance(action, Raise):
             ledger = self.ledger.raise_bet(seat, action.amount)
             others = [s for s in self.active() if s != seat and not ledger.all_in(s)]
-            state = replace(self, ledger=ledger, history=said)
+            state = changed(self, ledger=ledger, history=said)
             if not others:
                 return state._next_throw()
-            return replace(state, phase=RESPOND, queue=self.after(seat, others))
+            return changed(state, phase=RESPOND, queue=self.after(seat, others))
         if isinstance(action, AllIn) and self.rules.all_in == "ask":
             others = [s for s in self.active() if s != seat]
-            return replace(self, phase=AGREE, asker=seat, queue=self.after(seat, others),
+            return changed(self, phase=AGREE, asker=seat, queue=self.after(seat, others),
                            resume=self.queue[1:], history=said)
         if self.phase == AGREE:
             return self._all_in_answered(seat, action, said)
@@ -494,20 +495,20 @@ class KnackState(State[KnackView]):
                 ledger = self.ledger.go_all_in(seat)
             else:
                 ledger = self.ledger.fold(seat)
-            state = replace(self, ledger=ledger, queue=self.queue[1:], history=said)
+            state = changed(self, ledger=ledger, queue=self.queue[1:], history=said)
             still_in = state.active()
             if len(still_in) == 1:
                 return state._win((still_in[0],))
             return state._next_throw() if not state.queue else state
         if isinstance(action, DoubleKnock):
-            return replace(self, phase=ANSWER, asker=seat, queue=self.queue[1:],
+            return changed(self, phase=ANSWER, asker=seat, queue=self.queue[1:],
                            history=said)
         if isinstance(action, Pass):
-            return replace(self, queue=self.queue[1:], history=said)._doubles_done()
+            return changed(self, queue=self.queue[1:], history=said)._doubles_done()
         if isinstance(action, Accept):
-            return replace(self, phase=DOUBLE_ROLL, history=said)
+            return changed(self, phase=DOUBLE_ROLL, history=said)
         if isinstance(action, Refuse):
-            return replace(self, phase=DOUBLE, asker=None, history=said)._doubles_done()
+            return changed(self, phase=DOUBLE, asker=None, history=said)._doubles_done()
         raise IllegalAction("'{action}' is not a Knack action",  # pragma: no cover
                             action=str(action))
 
@@ -516,13 +517,13 @@ class KnackState(State[KnackView]):
         """Everyone accepts: the short player goes all-in. One refusal: he folds."""
         assert self.asker is not None
         if isinstance(action, Accept) and self.queue[1:]:
-            return replace(self, queue=self.queue[1:], history=said)
+            return changed(self, queue=self.queue[1:], history=said)
         if isinstance(action, Accept):
             ledger = self.ledger.go_all_in(self.asker)
         else:
             ledger = self.ledger.fold(self.asker)
             said = (*said, (self.asker, "fold"))
-        state = replace(self, ledger=ledger, phase=RESPOND, queue=self.resume, resume=(),
+        state = changed(self, ledger=ledger, phase=RESPOND, queue=self.resume, resume=(),
                         asker=None, history=said)
         if len(state.active()) == 1:
             return state._win((state.active()[0],))
@@ -539,14 +540,14 @@ class KnackState(State[KnackView]):
         ledger = self.ledger.settle([g for g in ranking if g])
         verb = "wins" if len(winners) == 1 else "shares"
         history = (*self.history, *((s, f"{verb} the pot of {self.ledger.pot}") for s in winners))
-        state = replace(self, ledger=ledger, winners=winners, won=self.ledger.pot,
+        state = changed(self, ledger=ledger, winners=winners, won=self.ledger.pot,
                         share=share, worst=None, history=history)
         askers: tuple[int, ...] = ()
         if self.rules.double_knock and len(winners) == 1 and share > 0 \
                 and ledger.can_pay(winners[0], share):
             askers = tuple(s for s in self.after(winners[0], rest)
                            if ledger.can_pay(s, share))
-        return replace(state, phase=DOUBLE, queue=askers)._doubles_done()
+        return changed(state, phase=DOUBLE, queue=askers)._doubles_done()
 
     def _double_knock_rolled(self, faces: Faces) -> KnackState:
         assert self.asker is not None
@@ -556,11 +557,11 @@ class KnackState(State[KnackView]):
             else self.ledger.transfer(self.asker, winner, self.share)
         text = (f"throws {' '.join(map(str, faces))} = {sum(faces)}: "
                 + ("wins back" if won else "pays") + f" {self.share}")
-        return replace(self, ledger=ledger, phase=DOUBLE, asker=None,
+        return changed(self, ledger=ledger, phase=DOUBLE, asker=None,
                        history=self.said(self.asker, text))._doubles_done()
 
     def _doubles_done(self) -> KnackState:
-        return self if self.queue else replace(self, phase=OVER)
+        return self if self.queue else changed(self, phase=OVER)
 
     # -- the end ---------------------------------------------------------------------
     def outcome(self) -> Outcome:

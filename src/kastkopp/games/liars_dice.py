@@ -91,7 +91,7 @@ from abc import abstractmethod
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, Literal, Self, TypedDict
 
@@ -111,6 +111,7 @@ from kastkopp.engine import (
     Rules,
     Said,
     State,
+    changed,
     ranking_by,
     register,
     rule,
@@ -737,7 +738,7 @@ class LiarsState(State[LiarsView]):
         locked = self.locked
         if self.palifico is not None and locked is None and isinstance(bid, Bid):
             locked = bid.face
-        state = replace(self, bid=bid, bidder=seat, locked=locked,
+        state = changed(self, bid=bid, bidder=seat, locked=locked,
                         history=(*self.history, (seat, str(bid))))
         return state._passed_on(self.next_alive(seat))
 
@@ -778,7 +779,7 @@ class LiarsState(State[LiarsView]):
             assert state.last_round is not None
             last = state.last_round.copy()
             last["come_back"] = True
-            return replace(state, came_back=(*self.came_back, caller), last_round=last)
+            return changed(state, came_back=(*self.came_back, caller), last_round=last)
         gain = 1 if self.stock[caller] < self.rules.start else 0
         return self._end_round(caller, "calza", caller, -gain, True)
 
@@ -810,18 +811,18 @@ class LiarsState(State[LiarsView]):
         if isinstance(self.bid, Bid):
             last["actual"] = self.actual()
             last["wild"] = self.wild
-        state = replace(self, stock=tuple(stock), sheet=(*self.sheet, row),
+        state = changed(self, stock=tuple(stock), sheet=(*self.sheet, row),
                         out_round=tuple(out_round), round=self.round + 1,
                         cups=(None,) * self.game.players, bid=None, bidder=None,
                         palifico=None, locked=None, history=(), last_round=last,
                         **self._new_round())
         if state.players_left() <= 1:
-            return replace(state, phase=OVER)
+            return changed(state, phase=OVER)
         starts = seat if state.alive(seat) else state.next_alive(seat)
         palifico = None
         if self.rules.palifico and before > 1 and stock[seat] == 1:
             palifico = seat
-        return replace(state, phase=ROLL, player=starts, palifico=palifico)
+        return changed(state, phase=ROLL, player=starts, palifico=palifico)
 
     def _record_dice(self, last: LiarsRound) -> None:
         """Add the dice of the round, beyond the cups, to its record."""
@@ -917,9 +918,9 @@ class CommonHandState(LiarsState):
         assert seat is not None
         cups = list(self.cups)
         cups[seat] = tuple(faces)
-        state = replace(self, cups=tuple(cups))
+        state = changed(self, cups=tuple(cups))
         if state._next_to_roll() is None:
-            return replace(state, phase=BID)
+            return changed(state, phase=BID)
         return state
 
     def _calls_while_bidding(self) -> list[Action]:
@@ -937,7 +938,7 @@ class CommonHandState(LiarsState):
                              total=total, smallest=smallest)
 
     def _passed_on(self, seat: int) -> Self:
-        return replace(self, player=seat)
+        return changed(self, player=seat)
 
     def _show_dice(self, view: LiarsView, seat: int | None) -> None:
         if seat is not None and self.cups[seat] is not None:
@@ -947,7 +948,7 @@ class CommonHandState(LiarsState):
         cups = tuple(cup if cup is None or s == seat
                      else tuple(rng.randint(1, self.rules.faces) for _ in cup)
                      for s, cup in enumerate(self.cups))
-        return replace(self, cups=cups)
+        return changed(self, cups=cups)
 
 
 @dataclass(frozen=True)
@@ -976,7 +977,7 @@ class SingleHandState(LiarsState):
         return Chance(seat=self.player, count=self.rules.dice - len(self.cup), private=True)
 
     def _resolve(self, faces: Faces) -> Self:
-        return replace(self, cup=(*self.cup, *faces), holder=self.player, phase=BID)
+        return changed(self, cup=(*self.cup, *faces), holder=self.player, phase=BID)
 
     def legal_actions(self) -> list[Action]:
         if self.phase == RESPOND:
@@ -1012,7 +1013,7 @@ class SingleHandState(LiarsState):
             if not self.legal_bids():
                 raise IllegalAction("nothing beats {bid}: challenge with 'dudo'",
                                     bid=self.bid.short if self.bid else "")
-            return replace(self, phase=KEEP, holder=seat,
+            return changed(self, phase=KEEP, holder=seat,
                            history=(*self.history, (seat, "accept")))
         return super()._apply(action)
 
@@ -1023,17 +1024,17 @@ class SingleHandState(LiarsState):
         return super()._call(seat, action)
 
     def _passed_on(self, seat: int) -> Self:
-        return replace(self, phase=RESPOND, player=seat)
+        return changed(self, phase=RESPOND, player=seat)
 
     def _keep(self, seat: int, action: Keep) -> Self:
         if action not in self.legal_actions():
             raise IllegalAction("the cup holds {dice}: keep some of those dice (or 'keep "
                                 "none')", dice=" ".join(map(str, keep_faces(self.cup))))
-        state = replace(self, cup=action.faces, open_dice=action.faces,
+        state = changed(self, cup=action.faces, open_dice=action.faces,
                         history=(*self.history, (seat, str(action))))
         if len(action.faces) == self.rules.dice:
-            return replace(state, phase=BID)
-        return replace(state, phase=ROLL)
+            return changed(state, phase=BID)
+        return changed(state, phase=ROLL)
 
     def _record_dice(self, last: LiarsRound) -> None:
         last["cup"] = list(self.cup)
@@ -1052,7 +1053,7 @@ class SingleHandState(LiarsState):
             return self
         hidden = len(self.cup) - len(self.open_dice)
         fresh = tuple(rng.randint(1, 6) for _ in range(hidden))
-        return replace(self, cup=(*self.open_dice, *fresh))
+        return changed(self, cup=(*self.open_dice, *fresh))
 
 
 # --------------------------------------------------------------------------- the game
@@ -1107,7 +1108,7 @@ class LiarsDice(Game[LiarsView]):
         # before each new bid; one call ends the round
         per_round = 3 * bids if self.rules.hand == "single" else bids + 1
         rounds = self.players * self.rules.start - 1
-        return replace(ZERO_SUM_SHARE, length=rounds * per_round)
+        return changed(ZERO_SUM_SHARE, length=rounds * per_round)
 
     def world(self, view: dict[str, Any], rng: random.Random) -> LiarsState | None:
         if view["phase"] not in (BID, RESPOND, KEEP):
@@ -1134,7 +1135,7 @@ class LiarsDice(Game[LiarsView]):
                      else tuple(rng.randint(1, self.rules.faces) for _ in range(size))
                      if (size := state.hand_size(s)) else None
                      for s in range(self.players))
-        return replace(state, cups=cups)
+        return changed(state, cups=cups)
 
     def _bid_of(self, short: str) -> AnyBid:
         bid = self.parse_action(f"bid {short}")

@@ -48,7 +48,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypedDict
 
 from kastkopp.dice import Faces
@@ -66,6 +66,7 @@ from kastkopp.engine import (
     Rules,
     Said,
     State,
+    changed,
     either,
     ranking_by,
     register,
@@ -351,39 +352,39 @@ class LinkaState(State[LinkaView]):
             return self._all_in_answered(action, said)
         if isinstance(action, AllIn) and self.rules.all_in == "ask":
             others = [s for s in self.active() if s != seat]
-            return replace(self, phase=AGREE, asker=seat, queue=self.order(others, after=seat),
+            return changed(self, phase=AGREE, asker=seat, queue=self.order(others, after=seat),
                            resume=self.queue[1:], history=said)
         if isinstance(action, Raise):
             ledger = self.ledger.raise_bet(seat, action.amount)
             answer = [s for s in self.active() if s != seat and not ledger.all_in(s)]
-            state = replace(self, ledger=ledger, queue=self.order(answer, after=seat),
+            state = changed(self, ledger=ledger, queue=self.order(answer, after=seat),
                             history=said)
         elif isinstance(action, Fold):
-            state = replace(self, ledger=self.ledger.fold(seat), queue=self.queue[1:],
+            state = changed(self, ledger=self.ledger.fold(seat), queue=self.queue[1:],
                             history=said)
             if len(state.active()) == 1:
                 return state._finish(((state.active()[0],),))
         elif isinstance(action, Call):
-            state = replace(self, ledger=self.ledger.call(seat), queue=self.queue[1:],
+            state = changed(self, ledger=self.ledger.call(seat), queue=self.queue[1:],
                             history=said)
         elif isinstance(action, AllIn):
-            state = replace(self, ledger=self.ledger.go_all_in(seat), queue=self.queue[1:],
+            state = changed(self, ledger=self.ledger.go_all_in(seat), queue=self.queue[1:],
                             history=said)
         else:
-            state = replace(self, queue=self.queue[1:], history=said)
+            state = changed(self, queue=self.queue[1:], history=said)
         return state if state.queue else state._showdown()
 
     def _all_in_answered(self, action: Action, said: tuple[tuple[int, str], ...]) -> LinkaState:
         """Everyone accepts: the short player goes all-in. One refusal: he folds."""
         assert self.asker is not None
         if isinstance(action, Accept) and self.queue[1:]:
-            return replace(self, queue=self.queue[1:], history=said)
+            return changed(self, queue=self.queue[1:], history=said)
         if isinstance(action, Accept):
             ledger = self.ledger.go_all_in(self.asker)
         else:
             ledger = self.ledger.fold(self.asker)
             said = (*said, (self.asker, "fold"))
-        state = replace(self, ledger=ledger, phase=BET, queue=self.resume, resume=(),
+        state = changed(self, ledger=ledger, phase=BET, queue=self.resume, resume=(),
                         asker=None, history=said)
         if len(state.active()) == 1:
             return state._finish(((state.active()[0],),))
@@ -432,16 +433,16 @@ class LinkaState(State[LinkaView]):
         if self.phase in (LINKA, REPLAY_LINKA):
             linka = tuple(sorted(faces, reverse=True))
             phase = OPEN if self.phase == LINKA else REPLAY_DICE
-            return replace(self, linka=linka, phase=phase, queue=self.order(self.contenders))
+            return changed(self, linka=linka, phase=phase, queue=self.order(self.contenders))
         seat, rest = self.queue[0], self.queue[1:]
         own = list(self.own)
         own[seat] = self.own[seat] + faces if self.phase == HIDDEN else faces
         revealed = self.revealed | {seat} if self.phase == REPLAY_DICE else self.revealed
-        state = replace(self, own=tuple(own), queue=rest, revealed=revealed)
+        state = changed(self, own=tuple(own), queue=rest, revealed=revealed)
         if rest:
             return state
         if self.phase == OPEN:
-            return replace(state, phase=HIDDEN, queue=self.order(self.contenders))
+            return changed(state, phase=HIDDEN, queue=self.order(self.contenders))
         if self.phase == HIDDEN:
             return state._betting()
         return state._showdown()
@@ -449,7 +450,7 @@ class LinkaState(State[LinkaView]):
     def _betting(self) -> LinkaState:
         ledger = self.ledger.new_round()
         queue = self.order([s for s in self.active() if not ledger.all_in(s)])
-        state = replace(self, phase=BET, ledger=ledger, queue=queue)
+        state = changed(self, phase=BET, ledger=ledger, queue=queue)
         return state if queue else state._showdown()
 
     def _showdown(self) -> LinkaState:
@@ -461,15 +462,15 @@ class LinkaState(State[LinkaView]):
         ranked = tuple(g for g in ranked if g)
         standing = (*ranked, *self.standing[1:]) if self.standing else ranked
         shown: Deal = (self.linka, tuple((s, self.own[s]) for s in seats))
-        state = replace(self, standing=standing, deals=(*self.deals, shown),
+        state = changed(self, standing=standing, deals=(*self.deals, shown),
                         revealed=frozenset(seats), queue=())
         if len(ranked[0]) == 1:
             return state._finish(standing)
-        return replace(state, phase=REPLAY_LINKA, deal=self.deal + 1, contenders=ranked[0],
+        return changed(state, phase=REPLAY_LINKA, deal=self.deal + 1, contenders=ranked[0],
                        linka=(), own=((),) * self.game.players, revealed=frozenset())
 
     def _finish(self, standing: tuple[tuple[int, ...], ...]) -> LinkaState:
-        return replace(self, phase=OVER, queue=(), standing=standing, won=self.ledger.pot,
+        return changed(self, phase=OVER, queue=(), standing=standing, won=self.ledger.pot,
                        ledger=self.ledger.settle(standing))
 
     # -- the end ---------------------------------------------------------------------
@@ -530,7 +531,7 @@ class LinkaState(State[LinkaView]):
         own = tuple((*d[:1], rng.randint(1, 6))
                     if len(d) == 2 and s != seat and s not in self.revealed else d
                     for s, d in enumerate(self.own))
-        return replace(self, own=own)
+        return changed(self, own=own)
 
 
 # --------------------------------------------------------------------------- the game

@@ -69,7 +69,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict
 
@@ -89,6 +89,7 @@ from kastkopp.engine import (
     Said,
     State,
     Words,
+    changed,
     either,
     register,
     rule,
@@ -741,7 +742,7 @@ class PokerDiceState(State[PokerDiceView]):
                                 hand=str(hand), name=named(hand), claim=str(self.claim),
                                 lowest=str(lowest), lowest_name=named(lowest))
         seat = self.player
-        return replace(self, claim=hand, claimant=seat, player=1 - seat, thrown=False,
+        return changed(self, claim=hand, claimant=seat, player=1 - seat, thrown=False,
                        history=(*self.history, (seat, str(Announce(hand)))))
 
     def _doubt(self) -> PokerDiceState:
@@ -754,7 +755,7 @@ class PokerDiceState(State[PokerDiceView]):
         holds = self.hand(self.claimant) >= self.claim
         winner = self.claimant if holds else self.player
         reason = "the announcement held" if holds else "the announcement was false"
-        return replace(self, phase=OVER, winner=winner, reason=reason,
+        return changed(self, phase=OVER, winner=winner, reason=reason,
                        history=(*self.history, (self.player, "doubt")))
 
     def _reroll(self, action: Reroll) -> PokerDiceState:
@@ -772,13 +773,13 @@ class PokerDiceState(State[PokerDiceView]):
         if action.dice != self.rules.dice or Counter(action.faces) - Counter(faces):
             mine = Hand(faces, self.rules.dice).dice_text()
             raise IllegalAction("you can only pick up dice you have: {mine}", mine=mine)
-        return replace(self, phase=REROLL, picked=tuple(sorted(action.faces)),
+        return changed(self, phase=REROLL, picked=tuple(sorted(action.faces)),
                        history=(*self.history, (seat, str(action))))
 
     def _chase(self, action: Action) -> PokerDiceState:
         assert self.shown is not None
         if isinstance(action, Accept):
-            return replace(self, phase=OVER, winner=self.shown, reason="five aces",
+            return changed(self, phase=OVER, winner=self.shown, reason="five aces",
                            history=(*self.history, (self.player, "accept")))
         if isinstance(action, Reroll):
             return self._reroll(action)
@@ -794,29 +795,29 @@ class PokerDiceState(State[PokerDiceView]):
         throws[seat] += 1
         counted = (throws[0], throws[1])
         if self.phase == DEAL:
-            state = replace(self, dice=self._with_dice(seat, faces), throws=counted)
+            state = changed(self, dice=self._with_dice(seat, faces), throws=counted)
             if state.dice[1 - seat] is None:
-                return replace(state, player=1 - seat)
+                return changed(state, player=1 - seat)
             return state._after_deal()
         old = self.dice[seat]
         assert old is not None
-        state = replace(self, dice=self._with_dice(seat, remove(old, self.picked) + faces),
+        state = changed(self, dice=self._with_dice(seat, remove(old, self.picked) + faces),
                         throws=counted, picked=(), thrown=True)
         if state.shown is not None:
             return state._after_chase_throw()
         if state._has_five_aces(seat):
             return state._show_five_aces(seat)
-        return replace(state, phase=CALL)
+        return changed(state, phase=CALL)
 
     def _opening_die(self, face: int) -> PokerDiceState:
         opening = (*self.opening, face)
         if len(opening) % 2:
-            return replace(self, opening=opening)
+            return changed(self, opening=opening)
         first, second = (face_rank(f, self.rules.dice) for f in opening[-2:])
         if first == second:
-            return replace(self, opening=opening)  # equal dice: both roll again
+            return changed(self, opening=opening)  # equal dice: both roll again
         caller = 0 if first > second else 1
-        return replace(self, opening=opening, caller=caller, player=caller, phase=DEAL)
+        return changed(self, opening=opening, caller=caller, player=caller, phase=DEAL)
 
     def _has_five_aces(self, seat: int) -> bool:
         return self.rules.five_aces and self.dice[seat] == (ACE[self.rules.dice],) * 5
@@ -828,28 +829,28 @@ class PokerDiceState(State[PokerDiceView]):
             return self._draw()
         if aces:
             return self._show_five_aces(aces[0])
-        return replace(self, phase=CALL, player=self.caller, thrown=False)
+        return changed(self, phase=CALL, player=self.caller, thrown=False)
 
     def _show_five_aces(self, seat: int) -> PokerDiceState:
         other = 1 - seat
-        state = replace(self, shown=seat, player=other, thrown=False,
+        state = changed(self, shown=seat, player=other, thrown=False,
                         history=(*self.history, (seat, "shows five aces")))
         if self.throws[other] >= self.rules.throws:
-            return replace(state, phase=OVER, winner=seat, reason="five aces")
-        return replace(state, phase=CHASE)
+            return changed(state, phase=OVER, winner=seat, reason="five aces")
+        return changed(state, phase=CHASE)
 
     def _after_chase_throw(self) -> PokerDiceState:
         assert self.shown is not None
         if self._has_five_aces(self.player):
             return self._draw()
         if self.throws[self.player] >= self.rules.throws:
-            return replace(self, phase=OVER, winner=self.shown, reason="five aces")
-        return replace(self, phase=CHASE)
+            return changed(self, phase=OVER, winner=self.shown, reason="five aces")
+        return changed(self, phase=CHASE)
 
     def _draw(self) -> PokerDiceState:
         """Five aces matched: the game is drawn and dealt again."""
         assert self.caller is not None and self.dice[0] is not None and self.dice[1] is not None
-        return replace(self, phase=DEAL, player=self.caller, dice=(None, None),
+        return changed(self, phase=DEAL, player=self.caller, dice=(None, None),
                        throws=(0, 0), claim=None, claimant=None, thrown=False, picked=(),
                        shown=None, history=(), replays=self.replays + 1,
                        last_draw=(self.dice[0], self.dice[1]))
@@ -924,7 +925,7 @@ class PokerDiceState(State[PokerDiceView]):
             if self.phase == REROLL and other == self.player:
                 picked = tuple(sorted(rng.randint(1, 6) for _ in self.picked))
             kept = tuple(rng.randint(1, 6) for _ in range(5 - len(picked)))
-            state = replace(state, dice=state._with_dice(other, picked + kept), picked=picked
+            state = changed(state, dice=state._with_dice(other, picked + kept), picked=picked
                             if picked else state.picked)
         return state
 
@@ -965,7 +966,7 @@ class PokerDice(Game[PokerDiceView]):
 
     def opened_by(self, seat: int) -> PokerDice:
         """This game with ``seat`` calling first (no die rolled for it)."""
-        return replace(self, rules=replace(self.rules, opener=seat + 1))
+        return changed(self, rules=changed(self.rules, opener=seat + 1))
 
     def bounds(self) -> Bounds:
         # one winner takes all. Every announcement beats the last, each player rerolls at
@@ -974,7 +975,7 @@ class PokerDice(Game[PokerDiceView]):
         if self.rules.five_aces:
             return ZERO_SUM_SHARE
         length = len(hands(self.rules.dice)) + 2 * (self.rules.throws - 1) + 1
-        return replace(ZERO_SUM_SHARE, length=length)
+        return changed(ZERO_SUM_SHARE, length=length)
 
     def world(self, view: dict[str, Any], rng: random.Random) -> PokerDiceState | None:
         if view["phase"] not in (CALL, CHASE):

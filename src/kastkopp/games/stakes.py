@@ -30,10 +30,20 @@ so nobody wins more from a player than he himself put in::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from kastkopp.engine import Action, IllegalAction, Message, RuleError, Rules, pterm, rule, term
+from kastkopp.engine import (
+    Action,
+    IllegalAction,
+    Message,
+    RuleError,
+    Rules,
+    changed,
+    pterm,
+    rule,
+    term,
+)
 
 MAX_PURSE = 1000
 
@@ -174,7 +184,7 @@ class Ledger:
         if left is not None and amount > left:
             raise IllegalAction("a {kind} of {amount} is more than the {left} left to pay with",
                                 kind=_PAYMENTS.get(kind, kind), amount=amount, left=left)
-        return replace(self, movements=(*self.movements, Movement(kind, seat, amount)))
+        return changed(self, movements=(*self.movements, Movement(kind, seat, amount)))
 
     def _check_in(self, seat: int) -> None:
         if seat in self.folded:
@@ -194,7 +204,7 @@ class Ledger:
 
     def new_round(self) -> Ledger:
         """Start a betting round: nobody owes anything and nobody has raised yet."""
-        return replace(self, round_start=len(self.movements), raised=())
+        return changed(self, round_start=len(self.movements), raised=())
 
     def call(self, seat: int) -> Ledger:
         """Match the highest bet of the round."""
@@ -233,7 +243,7 @@ class Ledger:
         if owed:
             ledger = ledger._pay("call", seat, owed)
         ledger = ledger._pay("raise", seat, amount)
-        return replace(ledger, raised=(*self.raised, seat))
+        return changed(ledger, raised=(*self.raised, seat))
 
     def go_all_in(self, seat: int) -> Ledger:
         """Put in everything that is left, short of what calling costs."""
@@ -248,12 +258,12 @@ class Ledger:
     def fold(self, seat: int) -> Ledger:
         """Leave the pot; what was paid in stays in it."""
         self._check_in(seat)
-        return replace(self, folded=self.folded | {seat})
+        return changed(self, folded=self.folded | {seat})
 
     def transfer(self, payer: int, payee: int, amount: int) -> Ledger:
         """``payer`` pays ``amount`` straight to ``payee`` (the pot is not touched)."""
         ledger = self._pay("pays", payer, amount)
-        return replace(ledger, movements=(*ledger.movements,
+        return changed(ledger, movements=(*ledger.movements,
                                           Movement("receives", payee, -amount)))
 
     # -- paying out ------------------------------------------------------------------
@@ -271,7 +281,7 @@ class Ledger:
             amount = share + (1 if i < odd else 0)
             if amount:
                 movements.append(Movement("win", seat, -amount))
-        return replace(self, movements=tuple(movements))
+        return changed(self, movements=tuple(movements))
 
     def settle(self, ranking: Sequence[Sequence[int]]) -> Ledger:
         """Pay out the whole pot by ``ranking`` (groups of seats, best first; ties share).
@@ -306,7 +316,7 @@ class Ledger:
                 won = share + (1 if i < odd else 0)
                 if won:
                     movements.append(Movement(kind, seat, -won))
-        return replace(self, movements=tuple(movements), raised=())
+        return changed(self, movements=tuple(movements), raised=())
 
     def to_json(self) -> dict[str, Any]:
         return {"pot": self.pot, "balances": list(self.balances()),

@@ -83,7 +83,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Literal, TypedDict
 
@@ -103,6 +103,7 @@ from kastkopp.engine import (
     Rules,
     State,
     Words,
+    changed,
     ranking_by,
     register,
     rule,
@@ -750,7 +751,7 @@ class YatzyState(State[YatzyView]):
             raise IllegalAction("keeping all {count} dice rolls nothing; keep fewer or score a "
                                 "row ({playable})", count=len(keep),
                                 playable=self._playable_names())
-        return replace(self, kept=tuple(sorted(keep)), dice=())
+        return changed(self, kept=tuple(sorted(keep)), dice=())
 
     def _playable_names(self) -> list[Words]:
         # named only for a refusal: a keep is the commonest move of every solve and replay
@@ -758,7 +759,7 @@ class YatzyState(State[YatzyView]):
 
     def _resolve(self, faces: Faces) -> YatzyState:
         dice = tuple(sorted((*(self.kept or ()), *faces)))
-        return replace(self, dice=dice, kept=None, throw=self.throw + 1)
+        return changed(self, dice=dice, kept=None, throw=self.throw + 1)
 
     def _score(self, row: str) -> YatzyState:
         rules, seat = self.rules, self.player
@@ -786,7 +787,7 @@ class YatzyState(State[YatzyView]):
                           for s, n in enumerate(saved))
         sheet = tuple(cell if r == row else c for r, c in cells.items())
         sheets = tuple(sheet if s == seat else other for s, other in enumerate(self.sheets))
-        return replace(self, sheets=sheets, extras=extras, saved=saved, throw=0, dice=(),
+        return changed(self, sheets=sheets, extras=extras, saved=saved, throw=0, dice=(),
                        kept=None,
                        player=(seat + 1) % self.game.players,
                        last=(seat, row, self.dice, cell))
