@@ -109,7 +109,8 @@ def test_a_searching_bot_chooses_while_the_server_answers_everyone_else(client):
     assert meanwhile["seq"] == moved.json()["seq"] and meanwhile["legal"] == []
     after = wait_for_turn(client, url, anna)
     assert after["seq"] > meanwhile["seq"] or after["status"] == "over"
-    assert len(live.bots[1].searched) == searched + 1
+    # one search at least: if its move ends the round and it begins the next, two
+    assert len(live.bots[1].searched) >= searched + 1
 
 
 def wait_for_turn(client, url: str, headers: dict[str, str]) -> dict:

@@ -204,7 +204,10 @@ def test_a_round_cut_short_by_a_restart_is_closed_once_it_has_been_idle(
         tmp_path: Any) -> None:
     db = str(tmp_path / "kastkopp.db")
     port = free_udp_port()
-    with TestClient(create_app(db, maexchen=("127.0.0.1", port))) as client:
+    # nobody answers: a long answer time keeps the round in play while it is read (a
+    # busy machine took longer than the default quarter second); closing ends it at once
+    with TestClient(create_app(db, maexchen=("127.0.0.1", port),
+                               maexchen_timeout=30.0)) as client:
         ann, bob = Bot("ann", ("127.0.0.1", port)), Bot("bob", ("127.0.0.1", port))
         ann.join()
         bob.join()
