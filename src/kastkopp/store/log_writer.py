@@ -85,10 +85,17 @@ class LogWriter:
 
     async def append(self, table_id: str, rows: list[dict[str, Any]],
                      table_values: dict[str, Any] | None = None) -> None:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self.queue.put(_Write(table_id, rows, table_values, loop, future))
-        await future
+        await self.submit(table_id, rows, table_values)
+
+    def submit(self, table_id: str, rows: list[dict[str, Any]],
+               table_values: dict[str, Any] | None = None) -> asyncio.Future[None]:
+        """Queue the rows; the future is settled once they are committed (or refused).
+
+        Once queued the rows are written whatever becomes of the caller, so a caller that
+        is cancelled while it waits must still learn the answer (``asyncio.shield``)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.queue.put(_Write(table_id, rows, table_values, future.get_loop(), future))
+        return future
 
     def close(self) -> None:
         self.queue.put(None)
