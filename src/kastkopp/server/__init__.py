@@ -45,28 +45,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
                      maexchen_timeout=maexchen_timeout, rate_limits=limits, workers=workers,
                      warm_up=warm_up,
                      abandoned_after=abandoned_after or ABANDONED_AFTER)
-    load_bots()
     quiet_garbage_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
                 ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on")
-
-
-def load_bots() -> None:
-    """Make every bot of every game once, so that what they import is imported before
-    the server plays.
-
-    A bot imports its strategy when the first table seats it: half a second for the liar's
-    dice bots, on the event loop or in a thread holding the interpreter's lock as long,
-    while a thousand players wait. Imported at the start (a second or two), it is also
-    frozen out of the collector's sight with the rest (:func:`quiet_garbage_collector`).
-    """
-    from kastkopp.games import load, registered
-    from kastkopp.strategy import bot_names, make_bot
-
-    for name in registered():
-        game = load(name)
-        for bot in bot_names(name):
-            make_bot(game, bot)
 
 
 def quiet_garbage_collector() -> None:
