@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from kastkopp.dice import BotRandom, bot_rng
 from kastkopp.store import GameTable, LogEvent, Store
-from kastkopp.store.log_writer import LogWriter, WriteConflict, _Write
+from kastkopp.store.log_writer import LogWriter, WriteConflict, WriterClosed, _Write
 
 
 def store_with_tables(url: str, count: int) -> Store:
@@ -102,6 +102,19 @@ def test_a_sequence_number_written_twice_is_a_conflict_and_the_others_are_kept(
     assert first is None and third is None and isinstance(clash, WriteConflict)
     assert [row[0] for row in stored(store, "t0")] == [0, 1]
     assert len(stored(store, "t1")) == 2 and len(stored(store, "t2")) == 1
+
+
+def test_rows_given_to_a_closed_writer_are_refused_not_waited_for(tmp_path: Path):
+    store = store_with_tables(str(tmp_path / "log.db"), 1)
+    writer = LogWriter(store)
+
+    async def run() -> None:
+        writer.close()  # the server stopping
+        with pytest.raises(WriterClosed):
+            await asyncio.wait_for(writer.append("t0", rows(0, 2)), 10)
+
+    asyncio.run(run())
+    assert stored(store, "t0") == []
 
 
 def test_a_bots_random_choices_come_from_the_tables_secret_seed_not_from_public_facts():

@@ -5,16 +5,21 @@ tables leave memory."""
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from argon2.exceptions import VerificationError
 from fastapi.testclient import TestClient
 from servertools import guest, new_table
 
 from kastkopp.engine import verify_log
+from kastkopp.server import accounts
 from kastkopp.server.app import create_app
 from kastkopp.server.limits import Limiter, RateLimits
 from kastkopp.server.service import cache as table_cache
@@ -114,7 +119,8 @@ def test_a_full_work_queue_refuses_a_hint_and_the_bot_plays_without_its_solve(
 
 def test_a_login_flood_gets_429_with_retry_after(
         make_client: Callable[..., TestClient]) -> None:
-    client = make_client(rate_limits=RateLimits(login_per_address="5/minute"))
+    client = make_client(rate_limits=RateLimits(login_per_address="5/minute",
+                                                refused_login_pause=0))
     registered = client.post("/api/account/register",
                              json={"name": "anna", "password": "a long secret"})
     assert registered.status_code == 200
@@ -131,7 +137,8 @@ def test_a_login_flood_gets_429_with_retry_after(
 
 def test_a_login_from_an_address_used_up_is_refused_before_its_body_is_read(
         make_client: Callable[..., TestClient]) -> None:
-    client = make_client(rate_limits=RateLimits(login_per_address="2/minute"))
+    client = make_client(rate_limits=RateLimits(login_per_address="2/minute",
+                                                refused_login_pause=0))
     wrong = {"name": "nobody", "password": "wrong!!"}
     # a body no route would take is refused as malformed while logins are left...
     assert client.post("/api/account/login", content=b"{").status_code == 422
@@ -147,6 +154,36 @@ def test_a_login_from_an_address_used_up_is_refused_before_its_body_is_read(
     assert refused.json()["template"] == "too many attempts; try again in {seconds} s"
     # other routes and other kinds of request are not touched by it
     assert client.post("/api/account/guest", json={"nickname": "Ulla"}).status_code == 200
+
+
+def test_a_login_refused_unread_is_answered_after_a_pause_so_a_flood_comes_slower(
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client(rate_limits=RateLimits(login_per_address="1/minute",
+                                                refused_login_pause=0.3))
+    wrong = {"name": "nobody", "password": "wrong!!"}
+    assert [client.post("/api/account/login", json=wrong).status_code
+            for _ in range(2)] == [400, 429]  # the second refused by the route: used up
+    started = time.monotonic()
+    refused = client.post("/api/account/login", json=wrong, headers=SV)
+    assert time.monotonic() - started >= 0.3
+    assert refused.status_code == 429
+    seconds = int(refused.headers["Retry-After"])
+    assert 0 < seconds <= 60
+    assert refused.json()["detail"] == f"för många försök; försök igen om {seconds} s"
+
+
+def test_password_hashes_run_at_the_lowest_priority_and_the_server_at_its_own() -> None:
+    if sys.platform != "linux":
+        pytest.skip("a priority of its own for each thread is Linux's")
+    hasher = accounts.LowlyHasher()
+    hashed = hasher.hash("a long secret")
+    assert hasher.verify(hashed, "a long secret")
+    with pytest.raises(VerificationError):
+        hasher.verify(hashed, "a wrong one")
+    [thread] = hasher.pool._threads
+    assert os.getpriority(os.PRIO_PROCESS, thread.native_id) == accounts.HASHING_NICENESS
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) < \
+        accounts.HASHING_NICENESS
 
 
 def test_logins_to_one_account_are_limited_whoever_tries(

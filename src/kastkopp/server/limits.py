@@ -5,7 +5,9 @@ library (moving windows, kept in the process's memory).
   guessing of one account's password from many goes far;
 - new accounts and guests: per address, and guests for everybody together;
 - password hashing (argon2, 64 MiB and tens of milliseconds each): at most one per two
-  cores at once, in threads, a bounded number waiting; past that refused at once.
+  cores at once, in threads at the lowest priority
+  (:class:`~kastkopp.server.accounts.LowlyHasher`), a bounded number waiting; past that
+  refused at once.
 
 A refused request gets ``429`` with ``Retry-After`` (seconds) and a translated message; a
 full hashing queue ``503`` (:class:`~kastkopp.server.workers.Busy`). Several server
@@ -70,6 +72,10 @@ class RateLimits:
     # argon2 hashes running at once (64 MiB each), half the cores: the rest play
     hashing_at_once: int = max(1, (os.cpu_count() or 2) // 2)
     hashing_waiting: int = 32  # requests waiting for one; more are refused at once
+    # seconds a login refused unread is held before its answer (see RefuseEarly), and how
+    # many are held at once (more are answered at once)
+    refused_login_pause: float = 1.0
+    refused_held: int = 1_000
 
     def __post_init__(self) -> None:
         for name in ("login_per_address", "login_per_account", "register_per_address",
@@ -160,13 +166,21 @@ def _parsed(limit: str) -> RateLimitItem:
 
 class RefuseEarly:
     """ASGI middleware: a login from an address whose logins are used up is answered
-    ``429`` at once, as the route would answer it, without routing, reading or
-    validating the request."""
+    ``429``, as the route would answer it, without routing, reading or validating the
+    request.
+
+    The answer comes after a pause (:attr:`RateLimits.refused_login_pause`, never longer
+    than the wait it announces): a client that tries again as soon as it is refused (a
+    flood of wrong passwords) is slowed to one try a second on each of its connections,
+    and the server's time goes to its players. A pause costs a sleeping request; past
+    :attr:`RateLimits.refused_held` of them at once the refusal is answered at once.
+    """
 
     PATH = "/api/account/login"
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self.held = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"] == self.PATH and \
@@ -176,6 +190,15 @@ class RefuseEarly:
             address = client[0] if client else "-"
             seconds = None if limiter is None else limiter.blocked("login", address)
             if seconds is not None:
+                assert limiter is not None
+                pause = min(limiter.limits.refused_login_pause, seconds)
+                if pause > 0 and self.held < limiter.limits.refused_held:
+                    self.held += 1
+                    try:
+                        await asyncio.sleep(pause)
+                    finally:
+                        self.held -= 1
+                    seconds = limiter.blocked("login", address) or 1  # the wait left
                 refused = RateLimited(seconds)
                 response = JSONResponse(
                     {"detail": translate(refused, language(HTTPConnection(scope))),

@@ -41,6 +41,10 @@ class WriteConflict(Exception):
     """Another writer committed this sequence number first."""
 
 
+class WriterClosed(Exception):
+    """The writer was closed (the server is stopping): the rows were not written."""
+
+
 # --------------------------------------------------------------------------- writing
 
 
@@ -79,18 +83,30 @@ class LogWriter:
             self.rows_per_statement = max(1, min(SQLITE_ROWS_PER_STATEMENT, connection.getlimit(
                 sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // SQLITE_ROW.count("?")))
         self.queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self.closed = False
         self.thread = threading.Thread(target=self._run, name="kastkopp-log-writer",
                                        daemon=True)
         self.thread.start()
 
     async def append(self, table_id: str, rows: list[dict[str, Any]],
                      table_values: dict[str, Any] | None = None) -> None:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self.queue.put(_Write(table_id, rows, table_values, loop, future))
-        await future
+        await self.submit(table_id, rows, table_values)
+
+    def submit(self, table_id: str, rows: list[dict[str, Any]],
+               table_values: dict[str, Any] | None = None) -> asyncio.Future[None]:
+        """Queue the rows; the future is settled once they are committed (or refused).
+
+        Once queued the rows are written whatever becomes of the caller, so a caller that
+        is cancelled while it waits must still learn the answer (``asyncio.shield``)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.closed:  # nobody would write them: refused, not waited for forever
+            future.set_exception(WriterClosed(table_id))
+            return future
+        self.queue.put(_Write(table_id, rows, table_values, future.get_loop(), future))
+        return future
 
     def close(self) -> None:
+        self.closed = True
         self.queue.put(None)
         self.thread.join(timeout=10)
         if self._sqlite is not None and not self.thread.is_alive():
@@ -100,6 +116,7 @@ class LogWriter:
         while True:
             first = self.queue.get()
             if first is None:
+                self._refuse_the_rest()
                 return
             batch = [first]
             while len(batch) < self.max_batch:
@@ -133,6 +150,18 @@ class LogWriter:
                 # RuntimeError: that loop has closed, and nobody waits any more.
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(_settle_all, items)
+
+    def _refuse_the_rest(self) -> None:
+        """Rows queued after the writer was closed are refused, so nobody waits for them."""
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                return
+            if item is not None:
+                item.error = WriterClosed(item.table_id)
+                with contextlib.suppress(RuntimeError):
+                    item.loop.call_soon_threadsafe(_settle_all, [item])
 
     def _commit(self, batch: list[_Write]) -> None:
         at = datetime.now(UTC)

@@ -6,7 +6,10 @@ the bots that answer at once move in the same commit as the move they answer.
 
 Bots alone at a table move one at a time, at least :data:`BOT_PACE` seconds apart and at
 least :data:`BOT_PACE_FACTOR` times as long as the last one thought: a table of ten strong
-bots shares the event loop with everybody instead of playing its whole game at once.
+bots shares the event loop with everybody instead of playing its whole game at once. And
+all the tables of bots alone together think for at most :data:`BOTS_ALONE_SHARE` of the
+time: after each such move the next waits until the time it took is that share of the
+time gone by, so that a guest who starts many such tables slows them, not the players.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ log = logging.getLogger("kastkopp.server")
 BOT_PACE = 0.02
 BOT_PACE_FACTOR = 4.0
 BOT_WAIT = 5.0  # seconds a bot waits for its solve before playing its cheap choice
+# Of the event loop's time, what every table of bots alone may take together to think.
+BOTS_ALONE_SHARE = 0.05
 
 
 def timed(choose: Callable[..., Action], *args: Any) -> tuple[Action, float]:
@@ -44,13 +49,21 @@ class Bots(Play):
     """Bot seats that move by themselves (those that answer at once: see Play.act)."""
 
     bot_pace: float = BOT_PACE
+    bots_alone_share: float = BOTS_ALONE_SHARE
+    # when (the event loop's clock) a table of bots alone may think again, and the
+    # processor seconds they have thought in all
+    alone_free_at: float = 0.0
+    alone_thought: float = 0.0
 
     async def _bot_move(self, live: LiveTable, seq: int) -> None:
         delay = self.pace_of(live)
-        if live.bots_only:
+        alone = live.bots_only
+        if alone:
             delay = max(delay, self.bot_pace, BOT_PACE_FACTOR * live.bot_thought)
         if delay:
             await asyncio.sleep(delay)
+        if alone:
+            await self._turn_of_bots_alone()
         if live.seq != seq or live.table is None or live.status != "playing":
             return
         seat = live.table.state.to_move()
@@ -69,10 +82,24 @@ class Bots(Play):
                 timed, bot.choose, view, legal, rng)
         else:
             action, live.bot_thought = timed(bot.choose, view, legal, rng)
+        if alone:
+            self._thought_alone(live.bot_thought)
         try:
             await self.act(live.id, None, str(action), seq, as_bot=seat)
         except StaleAction:
             return  # another process moved this bot first
+
+    async def _turn_of_bots_alone(self) -> None:
+        """Wait until the tables of bots alone may think again (see :data:`BOTS_ALONE_SHARE`).
+        Those woken together go one by one: the first to think sets the next time."""
+        loop = asyncio.get_running_loop()
+        while (wait := self.alone_free_at - loop.time()) > 0:
+            await asyncio.sleep(wait)
+
+    def _thought_alone(self, seconds: float) -> None:
+        now = asyncio.get_running_loop().time()
+        self.alone_free_at = max(now, self.alone_free_at) + seconds / self.bots_alone_share
+        self.alone_thought += seconds
 
     async def _bot_ready(self, live: LiveTable, seq: int, seat: int) -> bool:
         """Have the bot's slow work done by the workers, the event loop free meanwhile.

@@ -10,11 +10,14 @@ A move goes through :meth:`Play.act`, under the table's lock:
 4. only then is the move made the table's, acknowledged, and each watcher sent its view.
 
 If the write fails because another process wrote that sequence number first, the table
-is reloaded from the database and the action is refused as stale.
+is reloaded from the database and the action is refused as stale. A mover cancelled while
+its rows are queued (the server stopping) still waits for their answer, under the lock:
+rows once queued are written, and the table must hold what the log holds.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from datetime import UTC, datetime
@@ -25,6 +28,7 @@ from kastkopp.engine import (
     GameOver,
     IllegalAction,
     NotYourTurn,
+    Preview,
     StaleAction,
     State,
     Table,
@@ -82,24 +86,41 @@ class Play(Broadcasting):
             move = table.preview(play)
             rows = [event_row(e) for e in move.events]
             values = self._finish_values(move.state)
+            written = self.writer.submit(live.id, rows, values or None)
             try:
                 with operations.commit_timer():
-                    await self.writer.append(live.id, rows, values or None)
-            except BaseException as exc:
-                if isinstance(exc, WriteConflict):
-                    await self._catch_up(live)
-                    self._broadcast(live)  # its watchers see the position that won
-                    raise StaleAction("another move was made first; look again") from None
+                    await asyncio.shield(written)
+            except asyncio.CancelledError:
+                # Queued rows are written all the same: the table takes the move if they
+                # were, so that it holds what the log holds, and the cancellation goes on.
+                await asyncio.wait([written])
+                if not written.cancelled() and written.exception() is None:
+                    self._take(live, move, values)
+                    if not self.closed:
+                        self._after_change(live, drive_bots=True,
+                                           events=None if values else move.events)
+                raise
+            except WriteConflict:
+                await self._catch_up(live)
+                self._broadcast(live)  # its watchers see the position that won
+                raise StaleAction("another move was made first; look again") from None
+            except Exception:
                 log.exception("could not write table %s", live.id)
                 raise IllegalAction("the move could not be saved; try again") from None
-            table.accept(move)
-            if values:
-                live.status, live.outcome = values["status"], values["outcome"]
-            live.last_move_at = time.time()
+            self._take(live, move, values)
             new_seq = live.seq
         operations.acknowledged()
         self._after_change(live, drive_bots=True, events=None if values else move.events)
         return new_seq
+
+    @staticmethod
+    def _take(live: LiveTable, move: Preview, values: dict[str, Any]) -> None:
+        """A committed move becomes the table's."""
+        assert live.table is not None
+        live.table.accept(move)
+        if values:
+            live.status, live.outcome = values["status"], values["outcome"]
+        live.last_move_at = time.time()
 
     def pace_of(self, live: LiveTable) -> float:
         """Seconds before each bot's move at the table: its own pace, else the server's
