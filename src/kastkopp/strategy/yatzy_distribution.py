@@ -195,7 +195,7 @@ def _turn_outcomes(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parent
 
 
 @numba.njit(cache=True)
-def _next(mask, ui, y, j, p, e, arrays, ints, yatzy_bonus):
+def row_written(mask, ui, y, j, p, e, arrays, ints, yatzy_bonus):
     """Writing ``p`` in row ``j`` (``e``: an extra Yatzy paid): the points the turn adds and
     the position it leads to."""
     upper, bonus, upper_open = arrays[1], arrays[5], arrays[8]
@@ -238,8 +238,8 @@ def _layer(states, E, flat, start, low, length, arrays, ints, yatzy_bonus, cls, 
                     m = acc[j, i, e]
                     if m == 0.0:
                         continue
-                    g, rest, nui, ny = _next(mask, ui, y, j, i + pmin, e, arrays, ints,
-                                             yatzy_bonus)
+                    g, rest, nui, ny = row_written(mask, ui, y, j, i + pmin, e, arrays, ints,
+                                                 yatzy_bonus)
                     if rest == 0:
                         out[g - floor] += m
                         lowest = min(lowest, g - floor)

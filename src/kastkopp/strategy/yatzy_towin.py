@@ -49,6 +49,7 @@ from kastkopp.strategy.yatzy_distribution import (
     DistributionTable,
     distribution_path,
     distributions,
+    row_written,
 )
 from kastkopp.strategy.yatzy_solver import (
     ALIKE,
@@ -184,19 +185,8 @@ def _ending(mask, ui, y, j, p, e, total, flat, start, low, length, beat, beat_lo
             ints, yatzy_bonus, out):
     """The value of ending the turn with ``p`` points in row ``j`` (``e``: an extra Yatzy
     paid), counted from my final score."""
-    upper, bonus, upper_open = arrays[1], arrays[5], arrays[8]
-    yatzy_row, lo, hi, flags = ints[0], ints[1], ints[2], ints[3]
-    rest = mask ^ (1 << j)
-    g = p + e * yatzy_bonus
-    nui = ui
-    ny = y
-    if upper[j]:
-        complete = 1 if upper_open[mask] == 1 else 0
-        nui = int(min(max(lo + ui + p, lo), hi) - lo)
-        g += bonus[nui, complete] - bonus[ui, 0]
-    elif flags == 2 and j == yatzy_row and p > 0:
-        ny = 1
-    shift = total + int(np.rint(g))
+    g, rest, nui, ny = row_written(mask, ui, y, j, p, e, arrays, ints, yatzy_bonus)
+    shift = total + g
     if rest == 0:
         _shifted(np.ones(1), 0, 0, 1, shift, beat, beat_low, out)
     else:
