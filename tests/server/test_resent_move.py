@@ -265,3 +265,103 @@ def test_a_server_killed_between_commit_and_answer_the_move_is_acknowledged_by_t
         assert len(stored(store, table_id)) == answer["seq"]
     finally:
         store.dispose()
+
+
+class Relay:
+    """A TCP relay in front of one server process, as a proxy is, held in the test's hand:
+    :meth:`hold` drops all that the server sends on the connections open then, and
+    ``port`` is where new connections go."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.open: list[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = []
+        self.held: set[asyncio.StreamWriter] = set()
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    def hold(self) -> None:
+        self.held.update(client for client, _ in self.open)
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            upstream, up = await asyncio.open_connection("127.0.0.1", self.port)
+        except OSError:
+            writer.close()
+            return
+        self.open.append((writer, up))
+
+        async def pipe(source: asyncio.StreamReader, to: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    if to not in self.held:
+                        to.write(data)
+                        await to.drain()
+            except OSError:
+                pass
+            finally:
+                to.close()
+
+        await asyncio.gather(pipe(reader, up), pipe(upstream, writer))
+
+
+def test_the_bot_client_learns_that_its_move_was_made_by_the_process_that_died(
+        tmp_path, servers):
+    """:class:`kastkopp.server.client.Player` through a relay: its move reaches the first
+    process and is committed, the answer never comes back (the relay drops it) and the
+    process is killed. The player connects again, reaches the second process, which reads
+    the table afresh and shows the position after the move; the player sends the move
+    again, and it is acknowledged: the player's record is the log's, and it plays on."""
+    from kastkopp.server.client import Player
+
+    db = str(tmp_path / "kastkopp.db")
+    first, second = ServerProcess(db).start(), ServerProcess(db).start()
+    servers.extend([first, second])
+    http = httpx.Client(base_url=first.url)
+    anna = guest(http, "Anna")
+    table_id = new_table(http, anna, "mia", 2, [None, "bot:random"],
+                         rules={"lives": 9})["id"]
+    assert http.post(f"/api/tables/{table_id}/start", headers=anna,
+                     json={"seed": "a"}).status_code == 200
+    store = Store(db)
+
+    async def run() -> tuple[Player, int, str]:
+        relay = Relay(first.port)
+        port = await relay.start()
+        chosen: list[tuple[int, str]] = []
+
+        def choose(frame: dict[str, Any]) -> str:
+            if not chosen:
+                relay.hold()  # the answer to this move never reaches the player
+            chosen.append((frame["seq"], frame["legal"][0]))
+            return str(frame["legal"][0])
+
+        player = Player(f"ws://127.0.0.1:{port}", table_id, anna["Authorization"].split()[1],
+                        choose)
+        playing = asyncio.create_task(player.play())
+        deadline = time.monotonic() + 20
+        while not chosen or len(await asyncio.to_thread(stored, store, table_id)) <= \
+                chosen[0][0]:  # until the move is committed
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.005)
+        relay.port = second.port
+        await asyncio.to_thread(first.kill)
+        while len(player.played.acked) < 3 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        player.stop()
+        await playing
+        relay.server.close()
+        return player, *chosen[0]
+
+    try:
+        player, seq, action = asyncio.run(run())
+        log = stored(store, table_id)
+    finally:
+        store.dispose()
+    assert player.played.refused == []
+    assert player.played.acked[0] == (seq, action)
+    assert len(player.played.acked) >= 3
+    hers = [(s, a) for s, kind, seat, a in log if (kind, seat) == ("action", 0)]
+    assert hers[:len(player.played.acked)] == player.played.acked
+    assert len(player.played.returns) == 1  # one socket lost, one return
