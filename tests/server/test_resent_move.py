@@ -138,6 +138,41 @@ def test_a_different_move_or_another_seat_at_that_seq_is_still_refused(store: St
     asyncio.run(run())
 
 
+def test_a_move_for_a_position_the_process_has_not_heard_of_yet_is_made_after_it_catches_up(
+        store: Store):
+    """Bo saw Anna's move on the process that made it; the one his move reaches still holds
+    the table from before it (its announcement has not come): it reads the log first."""
+    anna, bo = people(store, "Anna", "Bo")
+
+    async def run() -> None:
+        here, there = Hub(store), Hub(store)
+        try:
+            table_id = await asyncio.to_thread(here.create, anna, "mia", None, {"lives": 9},
+                                               2, [None, None], "none", None, "move", None,
+                                               True)
+            await here.join(table_id, bo, None, seed="b")
+            await here.start(table_id, anna, seed="a")
+            live = await here.get(table_id)
+            first, second = (anna, bo) if live.to_move() == 0 else (bo, anna)
+            behind = await there.get(table_id)
+            await here.act(table_id, first.id, live.frame(live.to_move())["legal"][0],
+                           live.seq)
+            seen = live.frame(live.to_move())
+            assert behind.seq < seen["seq"]
+            with pytest.raises(StaleAction, match=f"the table is at {seen['seq']}, not 999"):
+                await there.act(table_id, second.id, seen["legal"][0], 999)
+            assert behind.seq == seen["seq"]  # it caught up, and refused what is no position
+            made = await there.act(table_id, second.id, seen["legal"][0], seen["seq"])
+            assert made == len(stored(store, table_id)) > seen["seq"]
+            assert stored(store, table_id)[seen["seq"]][1:] == (
+                "action", seen["seat"], seen["legal"][0])
+        finally:
+            await here.close()
+            await there.close()
+
+    asyncio.run(run())
+
+
 def test_the_last_move_of_a_game_sent_again_is_acknowledged_not_refused_as_over(
         store: Store):
     [anna] = people(store, "Anna")
