@@ -15,9 +15,9 @@ A move goes through :meth:`Play.act`, under the table's lock:
 If the write fails because another process wrote that sequence number first, the table
 is reloaded from the database and the action is refused as stale, unless what was written
 there is that same action by that seat (a repeat, as above). A client that saw a later
-position than this process holds makes it catch up with the log first. A mover cancelled while
-its rows are queued (the server stopping) still waits for their answer, under the lock:
-rows once queued are written, and the table must hold what the log holds.
+position than this process holds makes it catch up with the log first. A mover cancelled
+while its rows are queued (the server stopping) still waits for their answer, under the
+lock: rows once queued are written, and the table must hold what the log holds.
 """
 
 from __future__ import annotations
@@ -125,11 +125,12 @@ class Play(Broadcasting):
         return seat
 
     async def _catch_up_shown(self, live: LiveTable) -> None:
-        """Catch up with the log (another process moved), and show its watchers."""
-        before = live.seq
+        """Catch up with the log (another process moved), and tell this process's watchers
+        as its announcement would have: that one, when it comes, finds nothing new."""
+        before = (live.seq, live.status)
         await self._catch_up(live)
-        if live.seq != before:
-            self._broadcast(live)
+        if (live.seq, live.status) != before:
+            self._after_change(live, drive_bots=False)
 
     async def _move(self, live: LiveTable, seat: int, text: str,
                     person: bool) -> tuple[Preview, dict[str, Any]] | None:
@@ -165,8 +166,7 @@ class Play(Broadcasting):
                                        events=None if values else move.events)
             raise
         except WriteConflict:
-            await self._catch_up(live)
-            self._broadcast(live)  # its watchers see the position that won
+            await self._catch_up_shown(live)  # its watchers see the position that won
             if person and self._made(live, seat, text, seq):
                 return None
             raise StaleAction("another move was made first; look again") from None
