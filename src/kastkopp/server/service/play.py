@@ -82,6 +82,7 @@ class Play(Broadcasting):
                                         text, person)
             new_seq = live.seq
         if done is None:  # a repeat: its answer is the first one's
+            operations.acknowledged_again()
             return await asyncio.to_thread(commit_end, self.store, live.id, seq)
         move, values = done
         operations.acknowledged()
