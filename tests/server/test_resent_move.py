@@ -239,6 +239,31 @@ def test_a_repeat_over_http_and_over_the_socket_gets_the_first_answer(tmp_path):
             (frame["seq"], "action", 0, body["action"])]
 
 
+def test_a_flood_of_a_move_sent_again_is_refused_unread_like_any_refusal(tmp_path):
+    """A repeat plays nothing: a socket that keeps sending one spends its budget of
+    refused frames (wire.FrameBudget), as it would with stale actions."""
+    with TestClient(create_app(str(tmp_path / "kastkopp.db"))) as client:
+        anna = guest(client, "Anna")
+        table_id = new_table(client, anna, "mia", 2, [None, "bot:random"],
+                             rules={"lives": 9})["id"]
+        assert client.post(f"/api/tables/{table_id}/start", headers=anna,
+                           json={"seed": "a"}).status_code == 200
+        frame = mine(client, table_id, anna)
+        body = {"action": frame["legal"][0], "seq": frame["seq"]}
+        first = client.post(f"/api/tables/{table_id}/action", headers=anna, json=body).json()
+        log = stored(client.app.state.store, table_id)  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/api/tables/{table_id}/ws", headers=anna) as ws:
+            assert json.loads(ws.receive_text())["type"] == "state"
+            for ref in range(80):
+                ws.send_text(json.dumps({**body, "id": ref}))
+            replies = [json.loads(ws.receive_text()) for _ in range(80)]
+        assert replies[0] == {"type": "ack", "id": 0, "seq": first["seq"]}
+        refused = [r for r in replies if r["type"] == "error"]
+        assert len(refused) >= 20
+        assert all(r["error"].startswith("too many frames refused") for r in refused)
+        assert stored(client.app.state.store, table_id) == log  # type: ignore[attr-defined]
+
+
 def mine(client: Any, table_id: str, headers: dict[str, str]) -> dict[str, Any]:
     """The seat's frame once it is its turn (the bot may move first)."""
     for _ in range(100):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -51,12 +52,26 @@ from kastkopp.strategy.work import work_for
 log = logging.getLogger("kastkopp.server")
 
 
+@dataclass(frozen=True)
+class Acknowledgement:
+    """A move's answer: the position after its commit. ``again``: the move had been made
+    already, and this was it sent again (which a socket's budget of refusals counts)."""
+
+    seq: int
+    again: bool = False
+
+
 class Play(Broadcasting):
     """Actions at the tables, and the forfeit a clock calls."""
 
     async def act(self, table_id: str, account_id: int | None, text: Any,
                   seq: Any, *, as_bot: int | None = None) -> int:
-        """One action by the account's seat, seen at ``seq``. Returns the new sequence.
+        """One action by the account's seat, seen at ``seq``. Returns the new sequence."""
+        return (await self.move(table_id, account_id, text, seq, as_bot=as_bot)).seq
+
+    async def move(self, table_id: str, account_id: int | None, text: Any,
+                   seq: Any, *, as_bot: int | None = None) -> Acknowledgement:
+        """One action by the account's seat, seen at ``seq``, and its acknowledgement.
 
         A person's action that is already the log's at ``seq`` (sent again after its
         answer was lost: a process that committed it died, a socket broke) is answered
@@ -78,16 +93,17 @@ class Play(Broadcasting):
                 await self._catch_up_shown(live)
             done = None
             if not (person and self._made(live, seat, text, seq)):
-                done = await self._move(live, self._check_turn(live, seat, seq, as_bot),
-                                        text, person)
+                done = await self._commit_move(
+                    live, self._check_turn(live, seat, seq, as_bot), text, person)
             new_seq = live.seq
         if done is None:  # a repeat: its answer is the first one's
             operations.acknowledged_again()
-            return await asyncio.to_thread(commit_end, self.store, live.id, seq)
+            return Acknowledgement(
+                await asyncio.to_thread(commit_end, self.store, live.id, seq), again=True)
         move, values = done
         operations.acknowledged()
         self._after_change(live, drive_bots=True, events=None if values else move.events)
-        return new_seq
+        return Acknowledgement(new_seq)
 
     @staticmethod
     def _made(live: LiveTable, seat: int | None, text: str, seq: int) -> bool:
@@ -133,7 +149,7 @@ class Play(Broadcasting):
         if (live.seq, live.status) != before:
             self._after_change(live, drive_bots=False)
 
-    async def _move(self, live: LiveTable, seat: int, text: str,
+    async def _commit_move(self, live: LiveTable, seat: int, text: str,
                     person: bool) -> tuple[Preview, dict[str, Any]] | None:
         """Make the seat's move at the table's position, under its lock: previewed,
         committed, then the table's. The move and the table's new values; None if
