@@ -16,7 +16,8 @@ With ``--kills N``, two processes only: one is killed with ``kill -9`` and start
 then the other, N times, while the players play; printed for each kill, how long its
 clients took to play again (from the socket breaking to the first frame on a new one),
 with the CPU the other process used and the time it waited for a CPU meanwhile (from
-``/proc``); then all returns against the peer, a move's acknowledgement in the same run.
+``/proc``); then all returns against the peer, a move's acknowledgement in the same run,
+and the moves refused and those acknowledged as made when sent again.
 
 Usage (bounded: at most 300 tables, 120 s, 20 kills)::
 
@@ -38,6 +39,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 
 from clustertools import Cluster, cpu_seconds, pairs, waited
+
+# moves sent again, found in the log and acknowledged as made (each process's own count)
+AGAIN = "kastkopp_moves_acknowledged_again_total"
 
 
 @dataclass
@@ -91,14 +95,18 @@ async def failover(cluster: Cluster, tables: int, kills: int, think: float) -> s
     client's return is timed from its socket breaking to its first frame on a new one.
     The returns a kill caused (sockets lost before the process was started again) are
     told apart from those after the start: the sockets the other process closed for the
-    new one's share (:mod:`kastkopp.server.balance`)."""
+    new one's share (:mod:`kastkopp.server.balance`). Moves sent again whose first sending
+    had been committed (by a process killed before it answered) are counted from each
+    process's ``/metrics``, the killed one's just before its kill."""
     players = await pairs(cluster, tables, seed=11, think=(think, think))
     tasks = [asyncio.create_task(p.play()) for p in players]
     await asyncio.sleep(2)
     # (killed at, started again at, what the process left did meanwhile)
     kills_at: list[tuple[float, float, str]] = []
+    again = 0
     for round_ in range(kills):
         which = round_ % 2 + 1
+        again += (await asyncio.to_thread(cluster.gauge, AGAIN))[which - 1]
         survivor = cluster.pids()[2 - which]
         before, load = (waited(survivor), cpu_seconds(survivor)), os.getloadavg()[0]
         at = time.monotonic()
@@ -111,6 +119,7 @@ async def failover(cluster: Cluster, tables: int, kills: int, think: float) -> s
         await asyncio.to_thread(cluster.run, "serve", str(which))
         await asyncio.sleep(1)
         kills_at.append((at, restarted, note))
+    again += sum(await asyncio.to_thread(cluster.gauge, AGAIN))
     for player in players:
         player.stop()
     await asyncio.gather(*tasks)
@@ -131,7 +140,8 @@ async def failover(cluster: Cluster, tables: int, kills: int, think: float) -> s
                  f"{quantile(took, 0.99):.2f} s, max {max(took or [0]):.2f} s; a move's "
                  f"acknowledgement (the peer) p99 {quantile(moves, 0.99):.2f} s: returns p99 "
                  f"/ moves p99 {quantile(took, 0.99) / max(quantile(moves, 0.99), 1e-9):.1f}x"
-                 f"; {refused} moves refused")
+                 f"; {refused} moves refused, {again} sent again and acknowledged as made "
+                 f"(found in the log)")
     return "\n".join(lines)
 
 

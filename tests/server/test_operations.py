@@ -43,10 +43,12 @@ def test_metrics_count_moves_sockets_and_tables_in_the_prometheus_format(tmp_pat
         before = client.get("/metrics")
         assert before.headers["content-type"].startswith("text/plain")
         names = {family.name for family in text_string_to_metric_families(before.text)}
-        assert {"kastkopp_moves_acknowledged", "kastkopp_commit_seconds",
+        assert {"kastkopp_moves_acknowledged", "kastkopp_moves_acknowledged_again",
+                "kastkopp_commit_seconds",
                 "kastkopp_open_sockets", "kastkopp_tables_in_memory",
                 "kastkopp_solve_queue"} <= names
         moves = metric(before.text, "kastkopp_moves_acknowledged_total")
+        again = metric(before.text, "kastkopp_moves_acknowledged_again_total")
         commits = metric(before.text, "kastkopp_commit_seconds_count")
         anna = guest(client, "Anna")
         table = new_table(client, anna, "mia", 2, [None, "bot:random"])
@@ -56,14 +58,17 @@ def test_metrics_count_moves_sockets_and_tables_in_the_prometheus_format(tmp_pat
             frame = ws.receive_json()
             while not frame.get("legal"):
                 frame = ws.receive_json()
-            ws.send_text(json.dumps({"action": frame["legal"][0], "seq": frame["seq"],
-                                     "id": 1}))
-            while frame.get("type") != "ack":
-                frame = ws.receive_json()
+            move = json.dumps({"action": frame["legal"][0], "seq": frame["seq"], "id": 1})
+            for _ in range(2):  # the second time: a repeat, acknowledged as made
+                ws.send_text(move)
+                while frame.get("type") != "ack":
+                    frame = ws.receive_json()
+                frame = {}
             during = client.get("/metrics").text
             assert metric(during, "kastkopp_open_sockets") == 1
         after = client.get("/metrics").text
     assert metric(during, "kastkopp_moves_acknowledged_total") == moves + 1
+    assert metric(during, "kastkopp_moves_acknowledged_again_total") == again + 1
     assert metric(during, "kastkopp_commit_seconds_count") > commits
     assert metric(during, "kastkopp_tables_in_memory") >= 1
     assert metric(during, "kastkopp_solve_queue") == 0

@@ -12,9 +12,12 @@ once, through the same URL (after a failed attempt, a random wait of up to 50 ms
 doubles with each failure up to a second), and carries on from the frame it is sent then:
 
 - a move sent but not acknowledged is sent again, the same action for the same ``seq``,
-  if the new frame is still that position: it had not been committed;
-- if the new frame is later, the move was committed (or the table moved on): nothing is
-  sent again, so no move is made twice;
+  once, on the new socket: if the new frame is still that position, it had not been
+  committed and is made now; if the frame is later, it was committed (by a process that
+  died before answering) or the table moved on without it, and the answer says which:
+  the server acknowledges an action that is already the log's at that ``seq`` as made,
+  with the answer the first sending would have had, and refuses anything else there as
+  stale. No move is made twice either way;
 - a frame older than one already seen (a process that has not yet caught up with the
   log) is not acted on: the newer one follows.
 
@@ -136,14 +139,16 @@ class Player:
 
     async def _act(self, socket: Any, frame: dict[str, Any], sent: dict[int, dict[str, Any]],
                    again: bool) -> None:
-        """Answer a new position: the move in flight for it again (on a new socket), wait
-        for its answer (on the same one), or a new move."""
+        """Answer a new position: the moves in flight again (on a new socket), wait for
+        their answer (on the same one), or a new move."""
         waiting = [m for m in sent.values() if m["seq"] == frame["seq"]]
         if again:  # what the lost socket never answered is answered here, or never
+            asked = [m for m in sent.values() if m["seq"] < frame["seq"] or frame["legal"]]
             sent.clear()
-            sent.update((m["id"], m) for m in waiting)
+            sent.update((m["id"], m) for m in asked)
+            for move in asked:  # made already, or not: the answer says
+                await socket.send(_wire(move))
             if waiting and frame["legal"]:
-                await socket.send(_wire(waiting[0]))
                 return
         if waiting or not frame["legal"]:
             return

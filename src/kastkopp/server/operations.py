@@ -4,8 +4,9 @@ metrics, a graceful stop, and tables kept current when a sibling process died.
 - ``GET /healthz`` — the process is up (200 while it runs, also while it drains).
 - ``GET /readyz`` — the database and Redis answer and the schema is at the newest
   migration (200), else 503 naming what is not; 503 too once a stop has begun.
-- ``GET /metrics`` — the Prometheus text format: moves acknowledged, commit latency,
-  open sockets, tables in memory, solves waiting.
+- ``GET /metrics`` — the Prometheus text format: moves acknowledged (and those sent again
+  and acknowledged as already made), commit latency, open sockets, tables in memory,
+  solves waiting.
 
 On SIGTERM the process drains before uvicorn stops it: frames a socket sends from then on
 are not read (the client sends them again elsewhere: nothing was done with them), the
@@ -62,6 +63,9 @@ class Meters:
         self.registry = CollectorRegistry(auto_describe=True)
         self.moves = Counter("kastkopp_moves_acknowledged", "moves committed and "
                              "acknowledged", registry=self.registry)
+        self.again = Counter("kastkopp_moves_acknowledged_again", "moves sent again (their "
+                             "answer lost) found in the log and acknowledged as made",
+                             registry=self.registry)
         self.commits = Histogram("kastkopp_commit_seconds", "from a move's rows handed to "
                                  "the log writer to their commit", buckets=COMMIT_BUCKETS,
                                  registry=self.registry)
@@ -80,6 +84,11 @@ def meters() -> Meters:
 def acknowledged() -> None:
     """A move was committed and is being acknowledged (called by the hub)."""
     meters().moves.inc()
+
+
+def acknowledged_again() -> None:
+    """A move sent again was found in the log and is acknowledged as made (by the hub)."""
+    meters().again.inc()
 
 
 @contextlib.contextmanager

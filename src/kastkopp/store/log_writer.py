@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from kastkopp.store import GameTable, LogEvent, Store
@@ -225,6 +225,19 @@ def _settle_all(items: list[_Write]) -> None:
             item.future.set_result(None)
         else:
             item.future.set_exception(item.error)
+
+
+def commit_end(store: Store, table_id: str, seq: int) -> int:
+    """The position just after the commit that wrote event ``seq`` of a table: the
+    ``seq`` its move's acknowledgement gave. The rows of one commit share its time stamp
+    (one a batch, see :meth:`LogWriter._commit`), and a process commits a table's moves
+    one at a time (under the table's lock)."""
+    stamp = (select(LogEvent.at)
+             .where(LogEvent.table_id == table_id, LogEvent.seq == seq).scalar_subquery())
+    with store.session() as session:
+        last = session.scalar(select(func.max(LogEvent.seq)).where(
+            LogEvent.table_id == table_id, LogEvent.seq >= seq, LogEvent.at == stamp))
+    return seq + 1 if last is None else int(last) + 1
 
 
 def event_row(event: dict[str, Any]) -> dict[str, Any]:

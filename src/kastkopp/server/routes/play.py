@@ -145,8 +145,8 @@ async def play(hub: Hub, live: LiveTable, receive: Receive, send: Send,
             if frame is None:
                 frame = message.get("bytes") or b""
             if budget.allows():
-                reply = await handle(hub, live, account, frame, lang)
-                if reply["type"] == "error":
+                reply, costs = await handle(hub, live, account, frame, lang)
+                if costs:
                     budget.spend()
             else:
                 reply = {"type": "error", "error": f"too many frames refused: at most "
@@ -163,25 +163,28 @@ async def play(hub: Hub, live: LiveTable, receive: Receive, send: Send,
 
 
 async def handle(hub: Hub, live: LiveTable, account: Account | None,
-                 text: str | bytes, lang: str = "en") -> dict[str, Any]:
-    """Answer one frame from a client: an ``ack`` or an ``error``; errors change nothing."""
+                 text: str | bytes, lang: str = "en") -> tuple[dict[str, Any], bool]:
+    """Answer one frame from a client: an ``ack`` or an ``error``; errors change nothing.
+    And whether the frame costs the socket's budget: a refusal does, and so does a move
+    sent again that had been made already (acknowledged, but nothing was played)."""
     try:
         message = wire.loads(text)
     except (ValueError, RecursionError):
         message = None
     if not isinstance(message, dict):
-        return {"type": "error", "error": translate(NOT_A_FRAME, lang)}
+        return {"type": "error", "error": translate(NOT_A_FRAME, lang)}, True
     ref = message.get("id")
     if not isinstance(ref, str | int | None) or isinstance(ref, bool):
         ref = None
     if account is None:
-        return {"type": "error", "id": ref, "error": translate(ONLY_WATCHING, lang)}
+        return {"type": "error", "id": ref, "error": translate(ONLY_WATCHING, lang)}, True
     try:
-        seq = await hub.act(live.id, account.id, message.get("action"), message.get("seq"))
+        answer = await hub.move(live.id, account.id, message.get("action"),
+                                message.get("seq"))
     except IllegalAction as exc:
         return {"type": "error", "id": ref, "code": exc.code, "error": translate(exc, lang),
-                "stale": isinstance(exc, StaleAction), "seq": live.seq}
+                "stale": isinstance(exc, StaleAction), "seq": live.seq}, True
     except KastkoppError as exc:
         return {"type": "error", "id": ref, "code": exc.code, "error": translate(exc, lang),
-                "seq": live.seq}
-    return {"type": "ack", "id": ref, "seq": seq}
+                "seq": live.seq}, True
+    return {"type": "ack", "id": ref, "seq": answer.seq}, answer.again
