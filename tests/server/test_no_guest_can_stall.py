@@ -194,6 +194,17 @@ def test_password_hashes_run_in_a_process_of_the_lowest_priority_not_in_the_serv
     assert os.sched_getscheduler(0) != os.SCHED_IDLE
 
 
+def test_the_hashing_process_starts_with_the_server_before_the_first_login(
+        make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    hasher = accounts.LowlyHasher()
+    monkeypatch.setattr(accounts, "_hasher", hasher)
+    try:
+        make_client()
+        until(lambda: hasher._pool is not None and hasher._pool._processes)
+    finally:
+        hasher.close()
+
+
 def test_password_hashes_are_made_with_owasps_parameters_in_one_thread() -> None:
     hashed = accounts.LowlyHasher().hash("a long secret")
     assert extract_parameters(hashed) == Parameters(

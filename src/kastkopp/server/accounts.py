@@ -104,6 +104,13 @@ class LowlyHasher:
                     self._pool = None
             raise
 
+    def close(self) -> None:
+        """Stop the hashing process (a next call starts another)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
     def hash(self, password: str) -> str:
         return self.run(_hash, password)
 
@@ -115,6 +122,12 @@ class LowlyHasher:
 
 
 _hasher = LowlyHasher()
+
+
+def start_hashing() -> None:
+    """Start the hashing process now, as the server starts: the first login then waits
+    neither for it nor has the players wait while it starts (a second of importing)."""
+    _hasher.run(os.getpid)
 
 
 class AccountError(KastkoppError):
