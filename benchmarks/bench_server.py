@@ -21,8 +21,9 @@ Hostile load during the measurement (each switch alone or together), so that wha
 guest can do to everybody else is measured:
 
 - ``--hostile-solve``: a guest keeps asking for a Yatzy house rule set nobody has solved
-  (a Tärningspoker table with a new ``yatzy_score``, the optimal bot to move first), a
-  new one as soon as the last is solved;
+  (a Tärningspoker table with a new ``yatzy_score``, started with the guest's seed, the
+  optimal bot to move first), a new one as soon as that bot has moved (its rule set
+  solved, or its cheap choice played while the solve goes on or is refused);
 - ``--hostile-bots``: a table of ten strong liar's-dice bots plays (a new one when it ends);
 - ``--hostile-logins``: 40 connections at once keep logging in with a wrong password.
 
@@ -286,22 +287,29 @@ async def hostile_guest(http: httpx.AsyncClient, name: str) -> dict[str, str]:
 
 
 async def started_table(http: httpx.AsyncClient, headers: dict[str, str],
-                        body: dict[str, Any]) -> str:
+                        body: dict[str, Any]) -> tuple[str, int]:
+    """A table made and started, and its ``seq`` at the start; the guest adds its seed for
+    the dice if it sits."""
     table = (await http.post("/api/tables", json=body, headers=headers)).json()
-    await http.post(f"/api/tables/{table['id']}/start", json={}, headers=headers)
-    return str(table["id"])
+    start = {"seed": "hostile"} if body.get("sit", True) else {}
+    response = await http.post(f"/api/tables/{table['id']}/start", json=start,
+                               headers=headers)
+    if response.status_code != 200:  # a guest that does nothing measures nothing
+        raise SystemExit(f"a hostile guest's table did not start: {response.text}")
+    return str(table["id"]), int(response.json()["seq"])
 
 
 async def hostile_solves(http: httpx.AsyncClient, tally: Hostile, seed: int) -> None:
-    """New Yatzy house rules, one after the other: each is solved before its bot moves."""
+    """New Yatzy house rules, one after the other: the next when the last one's bot has
+    moved."""
     headers = await hostile_guest(http, "solver")
     scores = random.Random(seed).sample(range(1, 1000), 200)
     for score in scores:
-        table_id = await started_table(http, headers, {
+        table_id, started = await started_table(http, headers, {
             "game": "yatzy", "preset": "tarningspoker", "players": 2, "sit": True,
             "rules": {"yatzy_score": score}, "seats": ["bot:optimal", None]})
         tally.solves_asked += 1
-        while (await http.get(f"/api/tables/{table_id}")).json()["to_move"] == 0:
+        while (await http.get(f"/api/tables/{table_id}")).json()["seq"] == started:
             await asyncio.sleep(0.2)
         tally.first_bot_moves += 1
 
@@ -310,7 +318,7 @@ async def hostile_bots(http: httpx.AsyncClient, tally: Hostile) -> None:
     """Ten strong liar's-dice bots at one table, a new table when one ends."""
     headers = await hostile_guest(http, "crowd")
     while True:
-        table_id = await started_table(http, headers, {
+        table_id, _ = await started_table(http, headers, {
             "game": "liars_dice", "players": 10, "seats": ["bot:strong"] * 10, "sit": False})
         tally.bot_tables += 1
         seq = 0

@@ -14,18 +14,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from argon2 import Parameters, PasswordHasher, Type, extract_parameters
 from argon2.exceptions import VerificationError
 from fastapi.testclient import TestClient
 from servertools import guest, new_table
+from sqlalchemy import select
 
 from kastkopp.engine import verify_log
 from kastkopp.server import accounts
 from kastkopp.server.app import create_app
 from kastkopp.server.limits import Limiter, RateLimits
 from kastkopp.server.service import cache as table_cache
-from kastkopp.server.workers import Busy
+from kastkopp.server.workers import WORKER_NICENESS, Busy, Workers
+from kastkopp.store import Account
 from kastkopp.strategy import yatzy_optimal
-from kastkopp.strategy.work import LRU, warm_up_works
+from kastkopp.strategy.work import LRU, Work, warm_up_works
 from kastkopp.strategy.yatzy_solver import cache_path, standard_rules
 
 SV = {"Accept-Language": "sv"}
@@ -172,18 +175,79 @@ def test_a_login_refused_unread_is_answered_after_a_pause_so_a_flood_comes_slowe
     assert refused.json()["detail"] == f"för många försök; försök igen om {seconds} s"
 
 
-def test_password_hashes_run_at_the_lowest_priority_and_the_server_at_its_own() -> None:
+def test_password_hashes_run_in_a_process_of_the_lowest_priority_not_in_the_servers(
+        ) -> None:
     if sys.platform != "linux":
-        pytest.skip("a priority of its own for each thread is Linux's")
+        pytest.skip("the idle class is Linux's")
     hasher = accounts.LowlyHasher()
     hashed = hasher.hash("a long secret")
     assert hasher.verify(hashed, "a long secret")
     with pytest.raises(VerificationError):
         hasher.verify(hashed, "a wrong one")
-    [thread] = hasher.pool._threads
-    assert os.getpriority(os.PRIO_PROCESS, thread.native_id) == accounts.HASHING_NICENESS
+    # where the hashes are made: another process, at the lowest priority, in the idle
+    # class (any thread of the server's that wakes takes the core at once)
+    assert hasher.run(os.getpid) != os.getpid()
+    assert hasher.run(os.getpriority, os.PRIO_PROCESS, 0) == accounts.HASHING_NICENESS
+    assert hasher.run(os.sched_getscheduler, 0) == os.SCHED_IDLE
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) < \
         accounts.HASHING_NICENESS
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE
+
+
+def test_the_hashing_process_starts_with_the_server_before_the_first_login(
+        make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    hasher = accounts.LowlyHasher()
+    monkeypatch.setattr(accounts, "_hasher", hasher)
+    try:
+        make_client()
+        until(lambda: hasher._pool is not None and hasher._pool._processes)
+    finally:
+        hasher.close()
+
+
+def test_password_hashes_are_made_with_owasps_parameters_in_one_thread() -> None:
+    hashed = accounts.LowlyHasher().hash("a long secret")
+    assert extract_parameters(hashed) == Parameters(
+        type=Type.ID, version=19, salt_len=16, hash_len=32, time_cost=2,
+        memory_cost=19 * 1024, parallelism=1)
+
+
+def test_a_hash_made_with_the_old_parameters_still_logs_in_and_is_made_anew(
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client()
+    client.post("/api/account/register", json={"name": "anna", "password": "a long secret"})
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.session() as session:
+        anna = session.scalar(select(Account).where(Account.name == "anna"))
+        anna.password_hash = PasswordHasher().hash("a long secret")  # 64 MiB, four lanes
+    wrong = client.post("/api/account/login", json={"name": "anna", "password": "not it!!"})
+    assert wrong.status_code == 400
+    right = client.post("/api/account/login", json={"name": "anna", "password": "a long secret"})
+    assert right.status_code == 200, right.text
+    with store.session() as session:
+        anna = session.scalar(select(Account).where(Account.name == "anna"))
+        assert extract_parameters(anna.password_hash).memory_cost == 19 * 1024
+    again = client.post("/api/account/login", json={"name": "anna", "password": "a long secret"})
+    assert again.status_code == 200
+
+
+def test_solves_run_in_worker_processes_of_the_idle_class_below_the_server() -> None:
+    if sys.platform != "linux":
+        pytest.skip("the idle class is Linux's")
+    workers = Workers()
+    seen: list[int] = []
+
+    async def ask() -> None:
+        # os's own functions, run in the worker: its scheduling class and its niceness
+        await workers.run(Work("class", os.sched_getscheduler, (0,), seen.append))
+        await workers.run(Work("nice", os.getpriority, (os.PRIO_PROCESS, 0), seen.append))
+
+    try:
+        asyncio.run(ask())
+    finally:
+        workers.close()
+    assert seen == [os.SCHED_IDLE, WORKER_NICENESS]
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE
 
 
 def test_logins_to_one_account_are_limited_whoever_tries(

@@ -14,6 +14,8 @@ durable before it is acknowledged (``docs/architecture.md``: the whole picture).
 from __future__ import annotations
 
 PACE = 0.8  # seconds before each bot's move: the others' moves seen one at a time
+# the cycle collector's thresholds while serving (see quiet_garbage_collector)
+COLLECTOR_THRESHOLDS = (1_000, 0, 4_000)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
@@ -56,14 +58,16 @@ def quiet_garbage_collector() -> None:
     What start-up made (modules, routes, the games' tables of values) lives as long as the
     process, so it is frozen out of every collection. Under load a young collection costs
     in proportion to what was made since the last one: a thousand sockets' waiting
-    coroutines and the moves' new log events. Collected every thousand new objects it
-    pauses play for two or three milliseconds, against fifteen to twenty every five
-    thousand (``benchmarks/bench_server.py``, 1,000 clients); the middle generation is
-    collected every ten of those, and a full collection waits for a thousand of the
-    middle one instead of ten.
+    coroutines and the moves' new log events, most of which live as long as their table.
+    So the young generation is collected every thousand new objects, and the middle one
+    with every other young collection: what survives goes on to the old generation after
+    one or two pauses of a millisecond or so, instead of piling up in the middle one for ten
+    and being looked at again all together (a pause of 15-30 ms, several times a second,
+    with 1,000 clients of ``benchmarks/bench_server.py``). A full collection waits for
+    4,000 collections of the middle one, minutes under that load.
     """
     import gc
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(1_000, 10, 1_000)
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)

@@ -179,6 +179,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.spawn(balance.run())  # the others hear of this process: they share out
     if settings.warm_up:
         hub.spawn(_warm_up(pool))
+    hub.spawn(asyncio.to_thread(accounts.start_hashing))
     try:
         async with contextlib.AsyncExitStack() as stack:
             if settings.maexchen is not None:

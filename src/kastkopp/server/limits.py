@@ -4,7 +4,7 @@ library (moving windows, kept in the process's memory).
 - logins: per address and per account name, so neither a flood from one place nor a
   guessing of one account's password from many goes far;
 - new accounts and guests: per address, and guests for everybody together;
-- password hashing (argon2, 64 MiB and tens of milliseconds each): at most one per two
+- password hashing (argon2id, 19 MiB and tens of milliseconds each): at most one per two
   cores at once, in threads at the lowest priority
   (:class:`~kastkopp.server.accounts.LowlyHasher`), a bounded number waiting; past that
   refused at once.
@@ -69,7 +69,7 @@ class RateLimits:
     register_per_address: str = "10/minute"
     guest_per_address: str = "30/minute"
     guest_everybody: str = "600/minute"
-    # argon2 hashes running at once (64 MiB each), half the cores: the rest play
+    # argon2 hashes running at once (19 MiB each), half the cores: the rest play
     hashing_at_once: int = max(1, (os.cpu_count() or 2) // 2)
     hashing_waiting: int = 32  # requests waiting for one; more are refused at once
     # seconds a login refused unread is held before its answer (see RefuseEarly), and how

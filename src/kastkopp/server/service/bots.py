@@ -10,11 +10,14 @@ bots shares the event loop with everybody instead of playing its whole game at o
 all the tables of bots alone together think for at most :data:`BOTS_ALONE_SHARE` of the
 time: after each such move the next waits until the time it took is that share of the
 time gone by, so that a guest who starts many such tables slows them, not the players.
+They think in a thread, one table at a time, so that the event loop answers everybody else
+while they do (a choice of ten strong liar's-dice bots takes milliseconds).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -54,6 +57,7 @@ class Bots(Play):
     # processor seconds they have thought in all
     alone_free_at: float = 0.0
     alone_thought: float = 0.0
+    _alone_lock: asyncio.Lock | None = None
 
     async def _bot_move(self, live: LiveTable, seq: int) -> None:
         delay = self.pace_of(live)
@@ -74,20 +78,32 @@ class Bots(Play):
             return  # the table moved on while the bot's solve ran
         state = live.table.state
         view, legal, rng = state.view(seat), state.legal_actions(), bot_rng(live.seed, seq)
+        choose: Callable[..., Action] = bot.choose
         if self.workers is not None and work_for(bot, view) is not None:
-            # its solve could not be had
-            action, live.bot_thought = timed(cheap_choice, bot, view, legal, rng)
+            choose = functools.partial(cheap_choice, bot)  # its solve could not be had
+        if alone:
+            # in a thread, one table at a time: ten bots' odds over fifty dice take
+            # milliseconds, a stall for everybody were they taken on the event loop
+            async with self._alone_thinking():
+                await self._turn_of_bots_alone()
+                action, live.bot_thought = await asyncio.to_thread(
+                    timed, choose, view, legal, rng)
+                self._thought_alone(live.bot_thought)
         elif bot.thinks:  # a search: the event loop answers everyone else meanwhile
             action, live.bot_thought = await asyncio.to_thread(
-                timed, bot.choose, view, legal, rng)
+                timed, choose, view, legal, rng)
         else:
-            action, live.bot_thought = timed(bot.choose, view, legal, rng)
-        if alone:
-            self._thought_alone(live.bot_thought)
+            action, live.bot_thought = timed(choose, view, legal, rng)
         try:
             await self.act(live.id, None, str(action), seq, as_bot=seat)
         except StaleAction:
             return  # another process moved this bot first
+
+    def _alone_thinking(self) -> asyncio.Lock:
+        """The lock a table of bots alone holds while it thinks (this hub's own)."""
+        if self._alone_lock is None:
+            self._alone_lock = asyncio.Lock()
+        return self._alone_lock
 
     async def _turn_of_bots_alone(self) -> None:
         """Wait until the tables of bots alone may think again (see :data:`BOTS_ALONE_SHARE`).
