@@ -3,14 +3,36 @@
 from __future__ import annotations
 
 import fcntl
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy.yatzy_solver import cache_dir, cache_path, solve
+
+# A worker of ``pytest -n`` starts with COLUMNS and LINES set (80 × 24) where pytest itself
+# was started without them, and the command line's console keeps the size it was made with
+# when they are set (cli.support): a test that asks it for 200 columns got 80. Each worker
+# is given the terminal's variables pytest was started with.
+TERMINAL = ("COLUMNS", "LINES")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    node.workerinput["terminal"] = {name: os.environ.get(name) for name in TERMINAL}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    given = getattr(config, "workerinput", {}).get("terminal")
+    for name, value in (given or {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")
