@@ -14,6 +14,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/kastkopp serve $(if $(PORT),--port $(PORT)) $(if $(DB),--db $(DB))
 
+# The tests but the cluster's run on two processes (pytest-xdist), a test module each at a
+# time, so a module's server, browser or solve is set up once; the cluster's tests then
+# run alone, as they time a site's recovery on the machine's cores. Each part prints its
+# own failures and durations; `make test` fails if either part failed (a part that
+# PYTEST_ARGS leaves empty is no failure). PARALLEL= runs the first part in one process.
+PARALLEL ?= -n 2 --dist loadfile
+
 test: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)
 	$(BIN)/mypy
@@ -22,7 +29,11 @@ test: $(STAMP)
 	scripts/install-nginx.sh
 	services=$$(scripts/services.sh start) && \
 	trap 'env $$services scripts/services.sh stop' EXIT INT TERM && \
-	env $$services $(BIN)/pytest $(PYTEST_ARGS)
+	status=0 && \
+	{ env $$services $(BIN)/pytest $(PARALLEL) -m "not cluster" $(PYTEST_ARGS) || \
+	  [ $$? -eq 5 ] || status=1; } && \
+	{ env $$services $(BIN)/pytest -m cluster $(PYTEST_ARGS) || [ $$? -eq 5 ] || status=1; } && \
+	exit $$status
 
 # The suite less the tests marked slow (solves, long simulations, browsers), for a quick
 # answer while working; `make test` runs everything.

@@ -84,8 +84,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 class SharedChromium:
     """One Chromium for a run of browser tests one after the other, whatever their module:
     launching it costs seconds. Each test's own contexts (its people) are closed after it,
-    and Chromium itself once the next test needs no browser: while it runs, this thread
-    belongs to Playwright's event loop and ``asyncio.run`` would fail."""
+    and Chromium itself once the next test needs no browser (tests/conftest.py): while it
+    runs, this thread belongs to Playwright's event loop and ``asyncio.run`` would fail."""
 
     playwright: Any = None
     chromium: Any = None
@@ -123,10 +123,8 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
     yield chromium
     for context in chromium.contexts:
         context.close()
-    items = request.session.items
-    at = items.index(request.node) if request.node in items else len(items)
-    if at + 1 >= len(items) or "browser" not in getattr(items[at + 1], "fixturenames", ()):
-        SHARED.close()
+    # Chromium itself is closed by conftest.pytest_runtest_teardown, which knows the test
+    # this process runs next
 
 
 @dataclass

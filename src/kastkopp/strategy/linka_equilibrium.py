@@ -57,6 +57,7 @@ from kastkopp.dice import Faces
 from kastkopp.engine import Player, RuleError
 from kastkopp.games.linka import Hand, Linka, LinkaRules, LinkaState, hand
 from kastkopp.strategy.cfr import Array, Decision, Leaf, PublicTree, Solver, build
+from kastkopp.strategy.work import partial
 
 FIRST, DEALER = 1, 0  # seats; the solver's player 0 is the first bettor
 Node = tuple[str, ...]  # the betting so far, as the table writes it
@@ -390,7 +391,7 @@ def save(eq: LinkaEquilibrium, path: Path) -> None:
     meta = {"games": [[list(map(list, g.first)), list(map(list, g.dealer))] for g in eq.games],
             "value": eq.value, "exploitability": eq.exploitability,
             "best_responses": eq.best_responses, "seconds": eq.seconds}
-    temporary = path.with_suffix(".tmp.npz")
+    temporary = partial(path, ".npz")
     arrays["meta"] = np.array(json.dumps(meta))
     np.savez_compressed(temporary, **arrays)  # type: ignore[arg-type]
     temporary.replace(path)

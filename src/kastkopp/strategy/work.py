@@ -139,6 +139,13 @@ def env_int(name: str, default: int) -> int:
     return value if value > 0 else default
 
 
+def partial(path: Path, suffix: str) -> Path:
+    """Where a cache file is written before it is renamed into place: a name of this
+    process's own, so two processes filling the same cache at once never write into one
+    file (each rename is whole; the last one stays)."""
+    return path.with_suffix(f".{os.getpid()}.tmp{suffix}")
+
+
 def touch(path: Path) -> None:
     """Mark a cached file as just used (its modification time orders :func:`prune`)."""
     with contextlib.suppress(OSError):  # a read-only cache is still a cache

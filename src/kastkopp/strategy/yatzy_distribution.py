@@ -40,7 +40,7 @@ import numba
 import numpy as np
 
 from kastkopp.games.yatzy import YatzyRules
-from kastkopp.strategy.work import env_int, prune, touch
+from kastkopp.strategy.work import env_int, partial, prune, touch
 from kastkopp.strategy.yatzy_solver import (
     ALIKE,
     CACHE_MB,
@@ -338,12 +338,12 @@ def distributions(rules: YatzyRules, cache: bool = True, directory: Path | None 
     if cache:
         path.parent.mkdir(parents=True, exist_ok=True)
         # the index last: a table is there when its index is
-        partial = path.with_suffix(".tmp.npy")
-        np.save(partial, flat)
-        partial.replace(path)
-        partial = index.with_suffix(".tmp.npz")
-        np.savez(partial, start=start, low=low, length=length)
-        partial.replace(index)
+        written = partial(path, ".npy")
+        np.save(written, flat)
+        written.replace(path)
+        written = partial(index, ".npz")
+        np.savez(written, start=start, low=low, length=length)
+        written.replace(index)
         keep = [path, *(distribution_path(r, path.parent) for r in standard_rules())]
         prune(path.parent, "yatzy_distribution-*", env_int("KASTKOPP_CACHE_MB", CACHE_MB) << 20,
               keep=[*keep, *map(_index_path, keep)])

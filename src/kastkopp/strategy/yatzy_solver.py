@@ -54,7 +54,7 @@ from kastkopp.dice import Faces
 from kastkopp.engine import IllegalAction, RuleError
 from kastkopp.games import yatzy as ymod
 from kastkopp.games.yatzy import FACE, YatzyRules
-from kastkopp.strategy.work import env_int, prune, touch
+from kastkopp.strategy.work import env_int, partial, prune, touch
 
 SOLVER_VERSION = 2
 # The disk cache is pruned to this many MB (``KASTKOPP_CACHE_MB``), least recently used
@@ -938,12 +938,12 @@ def solve(rules: YatzyRules, progress: Callable[[int, int], None] | None = None,
     table = SolvedTable(sheet, values, time.perf_counter() - started)
     if cache:
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".tmp.npz")
+        written = partial(path, ".npz")
         saved: dict[str, Any] = {"values": values.astype(np.float32),
                                  "start": np.float64(values[(1 << n) - 1, 0 - sheet.low, 0]),
                                  **sheet.to_arrays()}
-        np.savez(partial, **saved)
-        partial.replace(path)
+        np.savez(written, **saved)
+        written.replace(path)
         prune(path.parent, "yatzy-*.npz", env_int("KASTKOPP_CACHE_MB", CACHE_MB) << 20,
               keep=[path, *standard_paths(path.parent)])
     return table
