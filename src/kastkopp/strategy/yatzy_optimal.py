@@ -57,13 +57,16 @@ def solve_to_disk(rules: YatzyRules, directory: str) -> None:
 
 
 def solving(rules: YatzyRules) -> Work | None:
-    """The solve of ``rules`` in a worker, then its table loaded here (``None``: kept)."""
+    """The solve of ``rules`` in a worker, then its table loaded here (``None``: kept);
+    fresh when nothing is on disk and the rules are none of the standard presets'."""
     if rules in _TABLES:
         return None
-    from kastkopp.strategy.yatzy_solver import cache_dir, cache_key
+    from kastkopp.strategy.yatzy_solver import cache_dir, cache_key, cache_path, standard_paths
 
+    path = cache_path(rules)
+    fresh = not path.exists() and path not in standard_paths(path.parent)
     return Work(("yatzy", cache_key(rules)), solve_to_disk, (rules, str(cache_dir())),
-                lambda _: _keep(rules))
+                lambda _: _keep(rules), fresh)
 
 
 def _keep(rules: YatzyRules) -> None:
