@@ -369,14 +369,17 @@ async def hostile(base: str, switches: set[str], tally: Hostile) -> None:
         await asyncio.gather(*jobs)
 
 
-async def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+async def start_server(port: int, db: str, new_rules_limit: str | None = None
+                       ) -> subprocess.Popen[bytes]:
     # A cache of solved tables of its own (a house rule set is new to it), no warm-up of
     # the standard tables (nothing here plays them), and room for a thousand guests.
     cache = str(Path(db).parent / "cache")
     server = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--host", HOST,
                                "--port", str(port), "--db", db, "--log-level", "error",
                                "--no-warm-up", "--guest-limit", "100000/minute",
-                               "--bot-delay", "0"],
+                               "--bot-delay", "0",
+                               *(["--new-rules-limit", new_rules_limit]
+                                 if new_rules_limit else [])],
                               env={**os.environ, "KASTKOPP_CACHE": cache})
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
         deadline = time.monotonic() + 120
@@ -394,12 +397,12 @@ async def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
 
 
 async def run(clients: int, seconds: float, rate: float, processes: int,
-              switches: set[str]) -> dict[str, Any]:
+              switches: set[str], new_rules_limit: str | None = None) -> dict[str, Any]:
     port = free_port()
     folder = tempfile.mkdtemp(prefix="kastkopp-bench-")
     db = str(Path(folder) / "bench.db")
     before = machine()
-    server = await start_server(port, db)
+    server = await start_server(port, db, new_rules_limit)
     workers = []
     try:
         async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
@@ -533,6 +536,9 @@ def main() -> None:
                         help="a table of ten strong liar's-dice bots plays meanwhile")
     parser.add_argument("--hostile-logins", action="store_true",
                         help="40 connections keep logging in with a wrong password")
+    parser.add_argument("--new-rules-limit", default=None,
+                        help="the server's limit of new rule sets per guest and address "
+                        "(e.g. 1000/hour: the solving guest unbounded; default the server's)")
     args = parser.parse_args()
     switches = {name for name in ("solve", "bots", "logins")
                 if getattr(args, f"hostile_{name}")}
@@ -543,7 +549,7 @@ def main() -> None:
     results = []
     for _ in range(max(1, min(args.runs, 5))):
         result = asyncio.run(run(clients, seconds, max(0.0, args.rate), processes,
-                                 switches))
+                                 switches, args.new_rules_limit))
         peer = engine_peer()
         result["engine_alone_moves_per_second"] = round(peer, 1)
         result["ratio_to_engine_alone"] = round(result["moves_per_second"] / peer, 3)
