@@ -23,7 +23,8 @@ guest can do to everybody else is measured:
 - ``--hostile-solve``: a guest keeps asking for a Yatzy house rule set nobody has solved
   (a Tärningspoker table with a new ``yatzy_score``, started with the guest's seed, the
   optimal bot to move first), a new one as soon as that bot has moved (its rule set
-  solved, or its cheap choice played while the solve goes on or is refused);
+  solved, or its cheap choice played while the solve goes on or is refused), and when its
+  new rule sets are used up (``--new-rules-limit``) it asks again every 0.2 s;
 - ``--hostile-bots``: a table of ten strong liar's-dice bots plays (a new one when it ends);
 - ``--hostile-logins``: 40 connections at once keep logging in with a wrong password.
 
@@ -270,13 +271,15 @@ class Hostile:
     """What the hostile guests did during the measurement."""
 
     solves_asked: int = 0
+    solves_refused: int = 0  # new rule sets past the guest's limit
     first_bot_moves: int = 0
     bot_tables: int = 0
     bot_moves: int = 0
     logins: dict[int, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"solves_asked": self.solves_asked, "first_bot_moves": self.first_bot_moves,
+        return {"solves_asked": self.solves_asked, "solves_refused": self.solves_refused,
+                "first_bot_moves": self.first_bot_moves,
                 "bot_tables": self.bot_tables, "bot_moves": self.bot_moves,
                 "logins_by_status": {str(k): v for k, v in sorted(self.logins.items())}}
 
@@ -287,10 +290,12 @@ async def hostile_guest(http: httpx.AsyncClient, name: str) -> dict[str, str]:
 
 
 async def started_table(http: httpx.AsyncClient, headers: dict[str, str],
-                        body: dict[str, Any]) -> tuple[str, int]:
-    """A table made and started, and its ``seq`` at the start; the guest adds its seed for
-    the dice if it sits."""
-    table = (await http.post("/api/tables", json=body, headers=headers)).json()
+                        body: dict[str, Any], table: dict[str, Any] | None = None
+                        ) -> tuple[str, int]:
+    """A table made (unless given) and started, and its ``seq`` at the start; the guest adds
+    its seed for the dice if it sits."""
+    if table is None:
+        table = (await http.post("/api/tables", json=body, headers=headers)).json()
     start = {"seed": "hostile"} if body.get("sit", True) else {}
     response = await http.post(f"/api/tables/{table['id']}/start", json=start,
                                headers=headers)
@@ -305,10 +310,15 @@ async def hostile_solves(http: httpx.AsyncClient, tally: Hostile, seed: int) -> 
     headers = await hostile_guest(http, "solver")
     scores = random.Random(seed).sample(range(1, 1000), 200)
     for score in scores:
-        table_id, started = await started_table(http, headers, {
-            "game": "yatzy", "preset": "tarningspoker", "players": 2, "sit": True,
-            "rules": {"yatzy_score": score}, "seats": ["bot:optimal", None]})
+        body = {"game": "yatzy", "preset": "tarningspoker", "players": 2, "sit": True,
+                "rules": {"yatzy_score": score}, "seats": ["bot:optimal", None]}
         tally.solves_asked += 1
+        asked = await http.post("/api/tables", json=body, headers=headers)
+        if asked.status_code == 429:  # its new rule sets used up: it asks again and again
+            tally.solves_refused += 1
+            await asyncio.sleep(0.2)
+            continue
+        table_id, started = await started_table(http, headers, body, asked.json())
         while (await http.get(f"/api/tables/{table_id}")).json()["seq"] == started:
             await asyncio.sleep(0.2)
         tally.first_bot_moves += 1
@@ -359,14 +369,17 @@ async def hostile(base: str, switches: set[str], tally: Hostile) -> None:
         await asyncio.gather(*jobs)
 
 
-async def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+async def start_server(port: int, db: str, new_rules_limit: str | None = None
+                       ) -> subprocess.Popen[bytes]:
     # A cache of solved tables of its own (a house rule set is new to it), no warm-up of
     # the standard tables (nothing here plays them), and room for a thousand guests.
     cache = str(Path(db).parent / "cache")
     server = subprocess.Popen([sys.executable, "-m", "kastkopp.server", "--host", HOST,
                                "--port", str(port), "--db", db, "--log-level", "error",
                                "--no-warm-up", "--guest-limit", "100000/minute",
-                               "--bot-delay", "0"],
+                               "--bot-delay", "0",
+                               *(["--new-rules-limit", new_rules_limit]
+                                 if new_rules_limit else [])],
                               env={**os.environ, "KASTKOPP_CACHE": cache})
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
         deadline = time.monotonic() + 120
@@ -384,12 +397,12 @@ async def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
 
 
 async def run(clients: int, seconds: float, rate: float, processes: int,
-              switches: set[str]) -> dict[str, Any]:
+              switches: set[str], new_rules_limit: str | None = None) -> dict[str, Any]:
     port = free_port()
     folder = tempfile.mkdtemp(prefix="kastkopp-bench-")
     db = str(Path(folder) / "bench.db")
     before = machine()
-    server = await start_server(port, db)
+    server = await start_server(port, db, new_rules_limit)
     workers = []
     try:
         async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
@@ -523,6 +536,9 @@ def main() -> None:
                         help="a table of ten strong liar's-dice bots plays meanwhile")
     parser.add_argument("--hostile-logins", action="store_true",
                         help="40 connections keep logging in with a wrong password")
+    parser.add_argument("--new-rules-limit", default=None,
+                        help="the server's limit of new rule sets per guest and address "
+                        "(e.g. 1000/hour: the solving guest unbounded; default the server's)")
     args = parser.parse_args()
     switches = {name for name in ("solve", "bots", "logins")
                 if getattr(args, f"hostile_{name}")}
@@ -533,7 +549,7 @@ def main() -> None:
     results = []
     for _ in range(max(1, min(args.runs, 5))):
         result = asyncio.run(run(clients, seconds, max(0.0, args.rate), processes,
-                                 switches))
+                                 switches, args.new_rules_limit))
         peer = engine_peer()
         result["engine_alone_moves_per_second"] = round(peer, 1)
         result["ratio_to_engine_alone"] = round(result["moves_per_second"] / peer, 3)

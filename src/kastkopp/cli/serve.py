@@ -30,6 +30,9 @@ def serve_command(
                                           help="how long a Mäxchen bot may take to answer"),
     guest_limit: str = typer.Option(None, "--guest-limit", help="guests one address (and "
                                     "everybody) may make, e.g. 100/minute"),
+    new_rules_limit: str = typer.Option(None, "--new-rules-limit", help="rule sets nobody "
+                                        "has solved one account (and one address) may ask "
+                                        "to have solved, e.g. 10/hour"),
     workers: int = typer.Option(1, "--workers", min=1, max=16,
                                 help="worker processes for solves (bots' tables, hints)"),
     warm_up: bool = typer.Option(True, "--warm-up/--no-warm-up", help="solve the standard "
@@ -51,6 +54,11 @@ def serve_command(
             RateLimits(guest_per_address=guest_limit)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--guest-limit") from None
+    if new_rules_limit is not None:
+        try:
+            RateLimits(new_rules_per_account=new_rules_limit)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--new-rules-limit") from None
     console.print(say("kastkopp server on {address} · database {db}",
                       address=f"http://{host}:{port}", db=db or default_url()), highlight=False)
     if maexchen:
@@ -59,6 +67,7 @@ def serve_command(
     serve(host=host, port=port, db=db, redis_url=redis, bot_delay=bot_delay,
           maexchen_port=maexchen_port if maexchen else None,
           maexchen_timeout=answer_timeout_ms / 1000, guest_limit=guest_limit,
-          workers=workers, warm_up=warm_up, abandoned_after=abandoned_after * 3600)
+          workers=workers, warm_up=warm_up, abandoned_after=abandoned_after * 3600,
+          new_rules_limit=new_rules_limit)
 
 

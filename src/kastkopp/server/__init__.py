@@ -23,7 +23,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           log_level: str = "info", maexchen_port: int | None = None,
           maexchen_timeout: float = 0.25, guest_limit: str | None = None,
           workers: int = 1, warm_up: bool = True,
-          abandoned_after: float | None = None) -> None:
+          abandoned_after: float | None = None, new_rules_limit: str | None = None) -> None:
     """Run the server with uvicorn until interrupted.
 
     ``bot_delay`` is the pace of a table made without one: the seconds before each of its
@@ -31,17 +31,24 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     before the lobby stops listing it (:mod:`kastkopp.server.lobby`).
 
     ``guest_limit`` (e.g. ``"30/minute"``) is how many guests one address, and everybody
-    together, may make;
+    together, may make; ``new_rules_limit`` (e.g. ``"10/hour"``) how many rule sets nobody
+    has solved one account, and one address, may ask to have solved;
     ``workers`` processes do the solves; ``warm_up`` solves the standard presets' tables
     into the disk cache in the background (the server answers at once meanwhile)."""
+    from dataclasses import replace
+
     import uvicorn
 
     from kastkopp.server.app import create_app
     from kastkopp.server.limits import RateLimits
     from kastkopp.server.lobby import ABANDONED_AFTER
 
-    limits = RateLimits() if guest_limit is None else \
-        RateLimits(guest_per_address=guest_limit, guest_everybody=guest_limit)
+    limits = RateLimits()
+    if guest_limit is not None:
+        limits = replace(limits, guest_per_address=guest_limit, guest_everybody=guest_limit)
+    if new_rules_limit is not None:
+        limits = replace(limits, new_rules_per_account=new_rules_limit,
+                         new_rules_per_address=new_rules_limit)
     app = create_app(db, redis_url=redis_url, bot_delay=bot_delay,
                      maexchen=None if maexchen_port is None else (host, maexchen_port),
                      maexchen_timeout=maexchen_timeout, rate_limits=limits, workers=workers,

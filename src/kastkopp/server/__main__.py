@@ -24,13 +24,18 @@ def main() -> None:
     parser.add_argument("--guest-limit", default=None,
                         help="guests one address (and everybody together) may make, "
                         "e.g. 30/minute (the default; 600/minute for everybody)")
+    parser.add_argument("--new-rules-limit", default=None,
+                        help="rule sets nobody has solved one account (and one address) may "
+                        "ask to have solved, e.g. 10/hour (default: 10/hour per account, "
+                        "20/hour per address)")
     parser.add_argument("--workers", type=int, default=1,
                         help="worker processes for solves (bots' tables, hints)")
     parser.add_argument("--no-warm-up", action="store_true",
                         help="do not solve the standard presets' tables at start")
     args = parser.parse_args()
     serve(args.host, args.port, args.db, args.redis, args.bot_delay, args.log_level,
-          guest_limit=args.guest_limit, workers=args.workers, warm_up=not args.no_warm_up,
+          guest_limit=args.guest_limit, new_rules_limit=args.new_rules_limit,
+          workers=args.workers, warm_up=not args.no_warm_up,
           abandoned_after=None if args.abandoned_after is None else args.abandoned_after * 3600)
 
 

@@ -29,7 +29,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, Response
 
 from kastkopp.engine import Game, KastkoppError, notations
-from kastkopp.server.deps import Me
+from kastkopp.server.deps import LimiterDep, Me, address
 from kastkopp.server.hub import Hub, LiveTable
 from kastkopp.server.languages import language
 from kastkopp.server.workers import Workers
@@ -119,7 +119,7 @@ def _seat_asking(live: LiveTable, account: Account) -> int:
 
 @router.get("/api/tables/{table_id}/hint")
 async def hint(table_id: TableId, request: Request,
-               me: Me) -> Response:
+               me: Me, limiter: LimiterDep) -> Response:
     """The advisor's choices for your seat now, best first (202 while it gets ready)."""
     hub: Hub = request.app.state.hub
     live = await hub.get(table_id)
@@ -130,7 +130,13 @@ async def hint(table_id: TableId, request: Request,
     if not await asyncio.to_thread(allowed, request.app.state.store, live.id):
         raise HintError("this table was made without hints")
     seat = _seat_asking(live, me)
-    if not _preparations(request).ready(advisor):
+    preparations = _preparations(request)
+    if not advisor.ready() and advisor.key not in preparations.tasks:
+        work = advisor.work()  # a rule set nobody has solved counts against the asker
+        pending = () if preparations.workers is None else preparations.workers.pending
+        if work is not None and work.fresh and work.key not in pending:
+            await limiter.new_rules(address(request), me.id)
+    if not preparations.ready(advisor):
         return JSONResponse({"status": "preparing"}, status_code=202)
     assert live.table is not None
     seq = live.seq

@@ -4,6 +4,9 @@ library (moving windows, kept in the process's memory).
 - logins: per address and per account name, so neither a flood from one place nor a
   guessing of one account's password from many goes far;
 - new accounts and guests: per address, and guests for everybody together;
+- new rule sets (a house rule set nobody has solved, whose table a bot or a hint needs
+  solved: a solve in a worker and a file in the disk cache): per account and per address;
+  the standard presets and rule sets already solved do not count;
 - password hashing (argon2id, 19 MiB and tens of milliseconds each): at most one per two
   cores at once, in threads at the lowest priority
   (:class:`~kastkopp.server.accounts.LowlyHasher`), a bounded number waiting; past that
@@ -45,14 +48,18 @@ from kastkopp.server.workers import Busy
 BLOCKED_KEPT = 10_000  # used-up limits remembered at once; expired ones go first
 
 
+TOO_MANY = Message("too many attempts; try again in {seconds} s")
+TOO_MANY_NEW_RULES = Message("too many new rule sets to solve; try again in {seconds} s or play "
+                             "rules already solved")
+
+
 class RateLimited(KastkoppError):
     """Too many requests of one kind from one address or for one name."""
 
     code = "rate_limited"
 
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(Message("too many attempts; try again in {seconds} s",
-                                 {"seconds": retry_after}))
+    def __init__(self, retry_after: int, said: Message = TOO_MANY) -> None:
+        super().__init__(Message(said.template, {"seconds": retry_after}))
         self.retry_after = retry_after
 
 
@@ -69,6 +76,9 @@ class RateLimits:
     register_per_address: str = "10/minute"
     guest_per_address: str = "30/minute"
     guest_everybody: str = "600/minute"
+    # rule sets nobody has solved yet (each a solve and a file of the disk cache)
+    new_rules_per_account: str = "10/hour"
+    new_rules_per_address: str = "20/hour"
     # argon2 hashes running at once (19 MiB each), half the cores: the rest play
     hashing_at_once: int = max(1, (os.cpu_count() or 2) // 2)
     hashing_waiting: int = 32  # requests waiting for one; more are refused at once
@@ -79,7 +89,8 @@ class RateLimits:
 
     def __post_init__(self) -> None:
         for name in ("login_per_address", "login_per_account", "register_per_address",
-                     "guest_per_address", "guest_everybody"):
+                     "guest_per_address", "guest_everybody", "new_rules_per_account",
+                     "new_rules_per_address"):
             try:
                 parse(getattr(self, name))
             except ValueError:
@@ -118,19 +129,19 @@ class Limiter:
                 return  # that many floods at once: each asks the window
         self._blocked[(kind, key)] = until
 
-    async def check(self, *checks: tuple[str, str, str]) -> None:
+    async def check(self, *checks: tuple[str, str, str], said: Message = TOO_MANY) -> None:
         """Count one request against each ``(limit, kind, key)``, or raise
-        :class:`RateLimited` if any is used up (and then count none)."""
+        :class:`RateLimited` (saying ``said``) if any is used up (and then count none)."""
         for _, kind, key in checks:
             if (seconds := self.blocked(kind, key)) is not None:
-                raise RateLimited(seconds)
+                raise RateLimited(seconds, said)
         items: list[tuple[RateLimitItem, str, str]] = [
             (_parsed(limit), kind, key) for limit, kind, key in checks]
         for item, kind, key in items:
             if not await self.window.test(item, kind, key):
                 stats = await self.window.get_window_stats(item, kind, key)
                 self._block(kind, key, stats.reset_time)
-                raise RateLimited(max(1, math.ceil(stats.reset_time - time.time())))
+                raise RateLimited(max(1, math.ceil(stats.reset_time - time.time())), said)
         for item, kind, key in items:
             await self.window.hit(item, kind, key)
 
@@ -144,6 +155,12 @@ class Limiter:
     async def guest(self, address: str) -> None:
         await self.check((self.limits.guest_per_address, "guest", address),
                          (self.limits.guest_everybody, "guest", "*"))
+
+    async def new_rules(self, address: str, account_id: int) -> None:
+        """Count a rule set nobody has solved, asked for by one account from one address."""
+        await self.check((self.limits.new_rules_per_account, "new-rules", str(account_id)),
+                         (self.limits.new_rules_per_address, "new-rules-address", address),
+                         said=TOO_MANY_NEW_RULES)
 
     @contextlib.asynccontextmanager
     async def hashing(self) -> AsyncIterator[None]:

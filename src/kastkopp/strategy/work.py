@@ -39,12 +39,15 @@ V = TypeVar("V")
 class Work:
     """One piece of slow work: ``run(*args)`` in a worker, ``keep(result)`` here.
 
-    Works with the same ``key`` are the same work (one solve of one rule set)."""
+    Works with the same ``key`` are the same work (one solve of one rule set). A ``fresh``
+    one has never been done here (a house rule set nobody has solved, nothing on disk): the
+    server limits how many of those one guest asks for."""
 
     key: Hashable
     run: Callable[..., Any] = field(compare=False)
     args: tuple[Any, ...] = field(compare=False)
     keep: Callable[[Any], None] = field(compare=False)
+    fresh: bool = field(default=False, compare=False)
 
 
 def work_for(player: Player, view: dict[str, Any]) -> Work | None:

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,13 +58,24 @@ def solve_to_disk(rules: YatzyRules, directory: str) -> None:
 
 
 def solving(rules: YatzyRules) -> Work | None:
-    """The solve of ``rules`` in a worker, then its table loaded here (``None``: kept)."""
+    """The solve of ``rules`` in a worker, then its table loaded here (``None``: kept);
+    fresh when nothing is on disk and the rules are none of the standard presets'."""
     if rules in _TABLES:
         return None
-    from kastkopp.strategy.yatzy_solver import cache_dir, cache_key
+    from kastkopp.strategy.yatzy_solver import cache_dir, cache_key, cache_path
 
-    return Work(("yatzy", cache_key(rules)), solve_to_disk, (rules, str(cache_dir())),
-                lambda _: _keep(rules))
+    key, directory = cache_key(rules), cache_dir()
+    fresh = key not in _standard_keys() and not cache_path(rules, directory).exists()
+    return Work(("yatzy", key), solve_to_disk, (rules, str(directory)),
+                lambda _: _keep(rules), fresh)
+
+
+@functools.cache
+def _standard_keys() -> frozenset[str]:
+    """The standard presets' cache keys (their solves are never new)."""
+    from kastkopp.strategy.yatzy_solver import cache_key, standard_rules
+
+    return frozenset(cache_key(rules) for rules in standard_rules())
 
 
 def _keep(rules: YatzyRules) -> None:

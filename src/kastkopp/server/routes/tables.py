@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Container, Hashable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 
+from kastkopp.engine import KastkoppError
 from kastkopp.games import default_game, registered
 from kastkopp.server import hints
-from kastkopp.server.deps import HubDep, Me, SettingsDep, StoreDep, TableId
+from kastkopp.server.deps import HubDep, LimiterDep, Me, SettingsDep, StoreDep, TableId, address
 from kastkopp.server.lobby import listed
+from kastkopp.server.service.bots import new_solve
+from kastkopp.server.service.live import LiveTable, check_rules
+from kastkopp.server.service.seating import seated_bot
+from kastkopp.store import Account
 from kastkopp.strategy import bot_offers
 
 router = APIRouter()
@@ -98,8 +104,50 @@ async def lobby(hub: HubDep, store: StoreDep, settings: SettingsDep,
     return [(await hub.get(i)).summary() for i in ids]
 
 
+def _pending(request: Request) -> Container[Hashable]:
+    """The works the server's workers are doing (asked for already: not new)."""
+    workers = getattr(request.app.state, "workers", None)
+    return () if workers is None else set(workers.pending)
+
+
+def _asks_new_solve(body: CreateTable, pending: Container[Hashable]) -> bool:
+    """Whether the table asked for has a bot needing a rule set nobody has solved (bad
+    rules or bots: no, and the table's making says what is wrong)."""
+    try:
+        game = check_rules(body.game, body.preset, dict(body.rules), body.players)
+        bots = [(seat, seated_bot(game.name, spec)) for seat, spec in enumerate(body.seats)
+                if spec and seat < game.players]
+    except KastkoppError:
+        return False
+    return new_solve(game, bots, pending)
+
+
+def _seated_asks_new_solve(live: LiveTable, bot: str, seats: list[int],
+                           pending: Container[Hashable]) -> bool:
+    """Whether ``bot`` in ``seats`` asks for a new solve the table's bots did not already
+    ask for (counted when they were seated)."""
+    try:
+        name = seated_bot(live.game.name, bot)
+    except KastkoppError:
+        return False
+    seated = [(i, s.bot) for i, s in enumerate(live.seats) if s.bot is not None]
+    return not new_solve(live.game, seated, pending) and \
+        new_solve(live.game, [(seat, name) for seat in seats], pending)
+
+
+async def _count_new_solve(limiter: LimiterDep, request: Request, me: Account,
+                           asked: bool) -> None:
+    """A new rule set to solve counts against the account's and the address's limit (and is
+    refused, nothing changed, when either is used up)."""
+    if asked:
+        await limiter.new_rules(address(request), me.id)
+
+
 @router.post("/api/tables", status_code=201, tags=["tables"])
-async def create(body: CreateTable, hub: HubDep, store: StoreDep, me: Me) -> dict[str, Any]:
+async def create(body: CreateTable, hub: HubDep, store: StoreDep, me: Me,
+                 limiter: LimiterDep, request: Request) -> dict[str, Any]:
+    await _count_new_solve(limiter, request, me, await asyncio.to_thread(
+        _asks_new_solve, body, _pending(request)))
     table_id = await asyncio.to_thread(
         hub.create, me, body.game, body.preset, dict(body.rules), body.players,
         list(body.seats), body.time_control.kind, body.time_control.seconds_per_move(),
@@ -133,12 +181,24 @@ async def leave(table_id: TableId, hub: HubDep, me: Me) -> dict[str, Any]:
 
 @router.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["tables"])
 async def seat_bot(table_id: TableId, seat: Annotated[int, Path(ge=0, le=19)],
-                   body: BotBody, hub: HubDep, me: Me) -> dict[str, Any]:
+                   body: BotBody, hub: HubDep, me: Me, limiter: LimiterDep,
+                   request: Request) -> dict[str, Any]:
+    live = await hub.get(table_id)
+    if live.status == "open" and live.owner_id == me.id and 0 <= seat < live.game.players \
+            and live.seats[seat].empty:
+        await _count_new_solve(limiter, request, me, await asyncio.to_thread(
+            _seated_asks_new_solve, live, body.bot, [seat], _pending(request)))
     return (await hub.seat_bot(table_id, me, seat, body.bot)).summary()
 
 
 @router.post("/api/tables/{table_id}/start", tags=["tables"])
-async def start(table_id: TableId, body: StartBody, hub: HubDep, me: Me) -> dict[str, Any]:
+async def start(table_id: TableId, body: StartBody, hub: HubDep, me: Me,
+                limiter: LimiterDep, request: Request) -> dict[str, Any]:
+    live = await hub.get(table_id)
+    empty = [i for i, s in enumerate(live.seats) if s.empty]
+    if body.fill and empty and live.status == "open" and live.owner_id == me.id:
+        await _count_new_solve(limiter, request, me, await asyncio.to_thread(
+            _seated_asks_new_solve, live, body.fill, empty, _pending(request)))
     return (await hub.start(table_id, me, body.fill, body.seed)).summary()
 
 

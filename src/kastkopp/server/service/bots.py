@@ -12,6 +12,10 @@ time: after each such move the next waits until the time it took is that share o
 time gone by, so that a guest who starts many such tables slows them, not the players.
 They think in a thread, one table at a time, so that the event loop answers everybody else
 while they do (a choice of ten strong liar's-dice bots takes milliseconds).
+
+A bot's first choice after its slow work, or its cheap choice instead, is made in a
+thread too: the first look-up in a just-loaded table, or the greedy Yatzy bot's first
+choice under a new rule set, takes tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -20,14 +24,15 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container, Hashable, Iterable
 from typing import Any
 
 from kastkopp.dice import bot_rng
-from kastkopp.engine import Action, StaleAction
+from kastkopp.engine import Action, Game, StaleAction
 from kastkopp.server.service.live import LiveTable
 from kastkopp.server.service.play import Play
 from kastkopp.server.workers import Busy
+from kastkopp.strategy import make_bot
 from kastkopp.strategy.work import cheap_choice, work_for
 
 log = logging.getLogger("kastkopp.server")
@@ -74,12 +79,13 @@ class Bots(Play):
         if seat is None or live.seats[seat].bot is None:
             return
         bot = live.bot(seat)
-        if self.workers is not None and not await self._bot_ready(live, seq, seat):
+        slow = self.workers is not None and work_for(bot, live.table.state.view(seat)) is not None
+        if slow and not await self._bot_ready(live, seq, seat):
             return  # the table moved on while the bot's solve ran
         state = live.table.state
         view, legal, rng = state.view(seat), state.legal_actions(), bot_rng(live.seed, seq)
         choose: Callable[..., Action] = bot.choose
-        if self.workers is not None and work_for(bot, view) is not None:
+        if slow and work_for(bot, view) is not None:
             choose = functools.partial(cheap_choice, bot)  # its solve could not be had
         if alone:
             # in a thread, one table at a time: ten bots' odds over fifty dice take
@@ -89,7 +95,7 @@ class Bots(Play):
                 action, live.bot_thought = await asyncio.to_thread(
                     timed, choose, view, legal, rng)
                 self._thought_alone(live.bot_thought)
-        elif bot.thinks:  # a search: the event loop answers everyone else meanwhile
+        elif bot.thinks or slow:  # a search, or a first look: the loop answers everyone
             action, live.bot_thought = await asyncio.to_thread(
                 timed, choose, view, legal, rng)
         else:
@@ -133,3 +139,18 @@ class Bots(Play):
         except Exception:
             log.exception("a bot's work at table %s", live.id)
         return live.seq == seq and live.table is not None and live.status == "playing"
+
+
+def new_solve(game: Game, bots: Iterable[tuple[int, str]],
+              pending: Container[Hashable] = ()) -> bool:
+    """Whether bots (seat, name) at a table of ``game`` need a rule set solved that nobody
+    has solved (nothing on disk, not a standard preset) nor is solving (``pending``, the
+    workers' works): what one guest may ask for only so often
+    (:meth:`~kastkopp.server.limits.Limiter.new_rules`). It looks at the disk: call it in a
+    thread."""
+    state = game.new_state()
+    for seat, name in bots:
+        work = work_for(make_bot(game, name), state.view(seat))
+        if work is not None and work.fresh and work.key not in pending:
+            return True
+    return False
