@@ -8,7 +8,7 @@ library (moving windows, kept in the process's memory).
   solved: a solve in a worker and a file in the disk cache): per account and per address;
   the standard presets and rule sets already solved do not count;
 - password hashing (argon2id, 19 MiB and tens of milliseconds each): at most one per two
-  cores at once, in threads at the lowest priority
+  cores at once, in a process of their own at the lowest priority
   (:class:`~kastkopp.server.accounts.LowlyHasher`), a bounded number waiting; past that
   refused at once.
 
