@@ -52,6 +52,9 @@ def new_sheet(page: Any, preset: str, rules: dict[str, str]) -> None:
     page.click("#new-sheet-button")
     page.wait_for_function("n => +document.body.dataset.sheets === n", arg=count + 1)
     page.wait_for_selector("#sheet:visible")
+    # The list is drawn before the new sheet is: until it is, the entries counted are the
+    # last sheet's, and the next entry would be waited for at the wrong count.
+    page.wait_for_function("document.body.dataset.entries === '0'")
 
 
 def test_an_entry_refused_after_an_offline_spell_is_marked_and_can_be_edited_or_undone(
