@@ -27,7 +27,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kastkopp.engine import KastkoppError
-from kastkopp.server.workers import idle_class
 from kastkopp.store import Account, Token
 
 COOKIE = "kastkopp_session"
@@ -52,12 +51,10 @@ _ARGON = PasswordHasher(time_cost=HASH_PASSES, memory_cost=HASH_MEMORY_KIB,
 
 
 def _lowest_priority() -> None:
-    """In the hashing process: the lowest priority, and Linux's idle class, where it runs
-    only on a core nobody else wants and any thread of the server that wakes takes the
-    core at once."""
+    """In the hashing process: the lowest priority. Not Linux's idle class, where a login
+    would wait without end while other work has every core."""
     with contextlib.suppress(OSError):
         os.nice(HASHING_NICENESS)
-    idle_class()
 
 
 def _hash(password: str) -> str:

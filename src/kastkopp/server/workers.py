@@ -44,21 +44,11 @@ class Busy(KastkoppError):
 BUSY = Message("the server is busy solving; ask again in a minute")
 
 
-def idle_class(thread_id: int = 0) -> None:
-    """Put a thread (its native id; 0: the calling one) in Linux's idle scheduling class,
-    where it runs only on a core no other thread wants, and any other thread that wakes
-    takes the core from it at once: a niceness only weighs the shares, and a thread of the
-    server could still wait for a slice of the solver's. Nothing happens where that is not
-    allowed or not Linux."""
-    if hasattr(os, "SCHED_IDLE"):
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(thread_id, os.SCHED_IDLE, os.sched_param(0))
-
-
 def _lower_priority() -> None:
+    # A niceness, not Linux's idle class: in the idle class a solve got no processor at all
+    # while the cores were busy, and a bot waiting for it never moved.
     with contextlib.suppress(OSError):  # not allowed: the work runs at the server's priority
         os.nice(WORKER_NICENESS)
-    idle_class()
 
 
 class Workers:
