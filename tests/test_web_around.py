@@ -258,6 +258,8 @@ def test_maxi_yatzy_sheet_fits_and_roll_is_on_screen_at_eight_players(
         anna.wait("document.body.dataset.mine === 'yes'")
         page.locator("#toolbar .row-choice").first.click()
     anna.wait("document.body.dataset.mine === 'yes'")
+    # still 'yes' while the row just chosen is on its way: the next turn shows the roll
+    page.locator("#roll").wait_for(state="visible")
     box = page.eval_on_selector(".sheet-box", "b => [b.clientWidth, b.scrollWidth]")
     assert box[1] <= box[0], box  # no scrolling sideways inside the sheet
     no_sideways_scroll(page)
