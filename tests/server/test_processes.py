@@ -8,6 +8,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -313,3 +314,48 @@ def test_a_match_goes_on_after_kill_9_between_its_games(tmp_path, servers):
         time.sleep(0.05)
     assert summary["status"] == "over" and summary["winner"] in (name, "bot:random")
     assert summary["tables"][0]["id"] == first and len(played) >= 2
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended while we looked
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("ending", ["kill -9", "SIGTERM"])
+def test_a_server_ended_any_way_leaves_no_process_of_its_own_behind(tmp_path, servers,
+                                                                     ending):
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("reads the processes from /proc")
+    server = ServerProcess(f"sqlite:///{tmp_path / 'k.db'}").start()
+    servers.append(server)
+    assert server.process is not None
+    # the hashing process starts with the server (and a solve, were one asked for,
+    # would start the workers the same way)
+    deadline = time.monotonic() + 30
+    while len(children := children_of(server.process.pid)) < 1:
+        assert time.monotonic() < deadline, "the server started no hashing process"
+        time.sleep(0.1)
+    if ending == "kill -9":
+        server.kill()
+    else:
+        server.stop()
+    deadline = time.monotonic() + 10
+    while left := {pid for pid in children if alive(pid)}:
+        assert time.monotonic() < deadline, f"left running after {ending}: {left}"
+        time.sleep(0.1)

@@ -8,9 +8,7 @@ Guests are accounts without a password whose name is their nickname plus a short
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import multiprocessing
 import os
 import re
 import secrets
@@ -27,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kastkopp.engine import KastkoppError
+from kastkopp.server import children
 from kastkopp.store import Account, Token
 
 COOKIE = "kastkopp_session"
@@ -48,13 +47,6 @@ HASH_LANES = 1
 
 _ARGON = PasswordHasher(time_cost=HASH_PASSES, memory_cost=HASH_MEMORY_KIB,
                         parallelism=HASH_LANES)
-
-
-def _lowest_priority() -> None:
-    """In the hashing process: the lowest priority. Not Linux's idle class, where a login
-    would wait without end while other work has every core."""
-    with contextlib.suppress(OSError):
-        os.nice(HASHING_NICENESS)
 
 
 def _hash(password: str) -> str:
@@ -88,10 +80,7 @@ class LowlyHasher:
         after it died)."""
         with self._lock:
             if self._pool is None:
-                # spawned, not forked: the server has threads and sockets
-                self._pool = ProcessPoolExecutor(
-                    1, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lowest_priority)
+                self._pool = children.pool(1, HASHING_NICENESS)
             pool = self._pool
         try:
             return pool.submit(function, *args).result()

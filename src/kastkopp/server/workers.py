@@ -18,15 +18,13 @@ loaded from the disk cache), never on the event loop.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import multiprocessing
-import os
 from collections.abc import Hashable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from kastkopp.engine import KastkoppError, Message
+from kastkopp.server import children
 from kastkopp.strategy.work import Work
 
 log = logging.getLogger("kastkopp.server")
@@ -44,13 +42,6 @@ class Busy(KastkoppError):
 BUSY = Message("the server is busy solving; ask again in a minute")
 
 
-def _lower_priority() -> None:
-    # A niceness, not Linux's idle class: in the idle class a solve got no processor at all
-    # while the cores were busy, and a bot waiting for it never moved.
-    with contextlib.suppress(OSError):  # not allowed: the work runs at the server's priority
-        os.nice(WORKER_NICENESS)
-
-
 class Workers:
     """A pool of ``processes`` worker processes with at most ``queue`` works pending."""
 
@@ -63,10 +54,7 @@ class Workers:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawned, not forked: the server has threads (the log writer) and sockets
-            self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority)
+            self._pool = children.pool(self.processes, WORKER_NICENESS)
         return self._pool
 
     def submit(self, work: Work) -> asyncio.Task[None]:
