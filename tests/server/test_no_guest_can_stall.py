@@ -359,3 +359,39 @@ def test_a_table_of_ten_strong_bots_is_paced_not_played_at_once(client: TestClie
     later = until(lambda: (s := client.get(f"/api/tables/{table['id']}").json())["seq"]
                   > first["seq"] and s)
     assert later["status"] == "playing"
+
+
+def test_compiled_code_runs_without_the_interpreters_lock() -> None:
+    """A bot's choice or a hint in a server's thread runs compiled code: every such
+    function lets the event loop go on meanwhile (numba's ``nogil``)."""
+    import importlib
+    import pkgutil
+
+    import numba
+
+    import kastkopp.strategy
+
+    compiled = {}
+    for module in pkgutil.iter_modules(kastkopp.strategy.__path__):
+        loaded = importlib.import_module(f"kastkopp.strategy.{module.name}")
+        for name, value in vars(loaded).items():
+            if isinstance(value, numba.core.registry.CPUDispatcher) and \
+                    value.__module__ == loaded.__name__:
+                compiled[f"{module.name}.{name}"] = value.targetoptions.get("nogil", False)
+    assert len(compiled) >= 20
+    assert [name for name, nogil in compiled.items() if not nogil] == []
+
+
+def test_the_code_bots_choose_with_is_loaded_at_start_not_at_the_first_choice() -> None:
+    """Loading a compiled function holds the interpreter's lock for a third of a second:
+    at a bot's first choice it stalled every table of the server. The warm-up loads it."""
+    import subprocess
+
+    script = ("from kastkopp.strategy import yatzy_solver\n"
+              "from kastkopp.strategy.work import load_kernels\n"
+              "before = len(yatzy_solver._turn.overloads)\n"
+              "load_kernels()\n"
+              "print(before, len(yatzy_solver._turn.overloads))\n")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           check=True, timeout=120)
+    assert shown.stdout.split() == ["0", "1"]

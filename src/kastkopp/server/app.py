@@ -59,7 +59,7 @@ from kastkopp.server.series import SeriesRunner
 from kastkopp.server.stats import ladder_folder
 from kastkopp.server.workers import Workers
 from kastkopp.store import Store
-from kastkopp.strategy.work import warm_up_works
+from kastkopp.strategy.work import load_kernels, warm_up_works
 
 # In the order they are matched.
 ROUTERS = (account_routes.router, tables.router, play.router, streams.router,
@@ -179,6 +179,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.spawn(balance.run())  # the others hear of this process: they share out
     if settings.warm_up:
         hub.spawn(_warm_up(pool))
+    # the compiled code bots choose with, loaded before anybody plays (see load_kernels)
+    hub.spawn(asyncio.to_thread(load_kernels))
     hub.spawn(asyncio.to_thread(accounts.start_hashing))
     try:
         async with contextlib.AsyncExitStack() as stack:

@@ -116,7 +116,7 @@ class Lattice:
 # the average strategy; 2: player 0's value when both play the average strategy.
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _walk(p, t, mode, openings, subtree, need, counts0, counts1, prob0, prob1, regrets,
           average, sig, child_values, reach, out, scratch, stack):
     """One depth-first pass from the root; player p's values of his hands end in out[0].
@@ -173,7 +173,7 @@ def _walk(p, t, mode, openings, subtree, need, counts0, counts1, prob0, prob1, r
         stack[d, 2] += 1
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, nogil=True, inline="always")
 def _enter(d, last, off, p, mode, openings, n_bids, n, regrets, average, sig, stack):
     """Open the node at depth d: its place in the tables and its strategy."""
     n_edges = openings.shape[0] if last == NO_BID else n_bids - last
@@ -194,7 +194,7 @@ def _enter(d, last, off, p, mode, openings, n_bids, n, regrets, average, sig, st
             sig[d, e, h] = sig[d, e, h] / total if total > 0.0 else 1.0 / n_edges
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, nogil=True, inline="always")
 def _finish(d, p, t, mode, np_, regrets, average, sig, child_values, reach, out, stack):
     """Close the node at depth d: its value, and in an update its regrets and average."""
     q = d % 2
@@ -221,7 +221,7 @@ def _finish(d, p, t, mode, np_, regrets, average, sig, child_values, reach, out,
                 average[off + e, h] += t * reach[d, 0, h] * sig[d, e, h]
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, nogil=True, inline="always")
 def _challenge(last, depth, p, need, counts0, counts1, prob0, prob1, opp, out, by_count):
     """out[i]: player p's counterfactual value of hand i when bid ``last`` is challenged
     (``by_count`` is scratch space)."""

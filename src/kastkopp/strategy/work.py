@@ -77,11 +77,36 @@ def register_warm_up(source: Callable[[], list[Work]]) -> Callable[[], list[Work
 
 def warm_up_works() -> list[Work]:
     """Every game's start-up work (each game's strategy module is imported first)."""
+    _import_strategies()
+    return [work for source in _WARM_UPS for work in source()]
+
+
+_KERNELS: list[Callable[[], None]] = []
+
+
+def register_kernels(load: Callable[[], None]) -> Callable[[], None]:
+    """Decorator for a function that loads the compiled code a bot's choice runs in a
+    server's own process (numba's, from its disk cache), by running it once on nothing.
+
+    The first call of a compiled function in a process loads it, holding the interpreter's
+    lock for a third of a second: done when the first bot chooses, it stalls every table
+    of the server; done at start (:func:`load_kernels`), nobody is playing yet."""
+    _KERNELS.append(load)
+    return load
+
+
+def load_kernels() -> None:
+    """Load every game's compiled code now (see :func:`register_kernels`)."""
+    _import_strategies()
+    for load in _KERNELS:
+        load()
+
+
+def _import_strategies() -> None:
     from kastkopp.games import load_part, registered
 
     for name in registered():
         load_part(name, "strategy")
-    return [work for source in _WARM_UPS for work in source()]
 
 
 class LRU(Generic[K, V]):

@@ -72,7 +72,7 @@ def _bounds(sheet: Any) -> tuple[int, int]:
     return low + int(min(0, sheet.bonus.min())), high
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _row_choices(mask, ui, y, table, E, arrays, ints, value, row):
     """value[r], row[r]: the best row for roll ``r`` by the expected score (as the solver's
     ``_score_now``, ties to the first row) and what it is worth."""
@@ -111,7 +111,7 @@ def _row_choices(mask, ui, y, table, E, arrays, ints, value, row):
                 row[r] = j
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _best_keeps(keep_values, parents, best_sub, arg_sub, out_value, out_keep):
     """The solver's ``_best_reroll`` with the keep that is best: out_keep[r]."""
     first = keep_values.shape[0] - 252
@@ -139,7 +139,7 @@ def _best_keeps(keep_values, parents, best_sub, arg_sub, out_value, out_keep):
                 out_keep[r] = arg_sub[p]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _turn_outcomes(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, prob,
                    stages, work, acc, pmin):
     """The chances of what one turn of expected-score play writes: acc[row, points - pmin,
@@ -194,7 +194,7 @@ def _turn_outcomes(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parent
                 mass[r] = kmass[first_roll + r]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def row_written(mask, ui, y, j, p, e, arrays, ints, yatzy_bonus):
     """Writing ``p`` in row ``j`` (``e``: an extra Yatzy paid): the points the turn adds and
     the position it leads to."""
@@ -213,7 +213,7 @@ def row_written(mask, ui, y, j, p, e, arrays, ints, yatzy_bonus):
     return int(np.rint(g)), rest, nui, ny
 
 
-@numba.njit(parallel=True, cache=True)
+@numba.njit(parallel=True, cache=True, nogil=True)
 def _layer(states, E, flat, start, low, length, arrays, ints, yatzy_bonus, cls, child,
            parents, prob, dense, dense_low, pmin, prange_points, floor):
     """The distributions of ``states`` into ``dense[s]`` (index ``x - floor`` for ``x``
@@ -252,7 +252,7 @@ def _layer(states, E, flat, start, low, length, arrays, ints, yatzy_bonus, cls, 
         dense_low[s] = lowest
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _trim(dense, dense_low, cut, spans):
     """spans[s] = (first, last + 1): the run of ``dense[s]`` left when tails of less than
     ``cut`` are cut off."""
@@ -408,7 +408,7 @@ def _compute(table: SolvedTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     return flat[:used], start, low, length
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _copy_runs(dense, spans, offsets, flat):
     for s in range(dense.shape[0]):
         a, b = spans[s, 0], spans[s, 1]

@@ -25,7 +25,7 @@ from kastkopp.engine import Action, Game, IllegalAction, Player, RuleError
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy import register_bot
 from kastkopp.strategy.advice import Advice, Advisor, Hint, register_advisor
-from kastkopp.strategy.work import LRU, Work, env_int, register_warm_up
+from kastkopp.strategy.work import LRU, Work, env_int, register_kernels, register_warm_up
 from kastkopp.strategy.yatzy import GreedyYatzyAdvisor, GreedyYatzyBot
 
 if TYPE_CHECKING:
@@ -99,6 +99,19 @@ def standard_tables() -> list[Work]:
 
 def _nothing(_: object) -> None:
     """Nothing to keep in memory: the table is on disk."""
+
+
+@register_kernels
+def choice_kernels() -> None:
+    """The solver's compiled turn, loaded by one choice on a table of nothing but zeros
+    (of the first standard preset's shape: the same compiled code serves every rule set)."""
+    import numpy as np
+
+    from kastkopp.strategy.yatzy_solver import Sheet, SolvedTable, standard_rules
+
+    sheet = Sheet.from_rules(standard_rules()[0])
+    table = SolvedTable(sheet, np.zeros((1 << len(sheet.rows), sheet.n_upper, sheet.flags)))
+    table.advise(dice=(1, 2, 3, 4, 5), rerolls=1)
 
 
 def position_from_view(view: dict[str, Any]) -> dict[str, Any]:

@@ -269,7 +269,7 @@ def _rule_tables(rules: YatzyRules, flags: int) -> tuple[np.ndarray, np.ndarray,
     return playable, joker, extra
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _reachable_masks(playable: np.ndarray, n: int) -> np.ndarray:
     full = (1 << n) - 1
     reach = np.zeros(1 << n, dtype=np.bool_)
@@ -337,7 +337,7 @@ def _upper_classes(sheet: Sheet) -> np.ndarray:
 # throws, first_differs, dice_matter), plus the extra-Yatzy bonus.
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _score_now(mask, ui, y, table, E, arrays, ints, out, scratch):
     """out[r]: the best value of writing roll ``r`` now (``table`` 0: later, 1: first)."""
     points, upper, playable, bonus = arrays[0], arrays[1], arrays[2], arrays[5]
@@ -380,7 +380,7 @@ def _score_now(mask, ui, y, table, E, arrays, ints, out, scratch):
         _score_alike(mask, ui, y, table, E, arrays, ints, out, complete)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _score_alike(mask, ui, y, table, E, arrays, ints, out, complete):
     """The six all-alike rolls again, with the rows and scores the joker allows."""
     points, upper, playable, joker, bonus = (arrays[0], arrays[1], arrays[2], arrays[3],
@@ -409,7 +409,7 @@ def _score_alike(mask, ui, y, table, E, arrays, ints, out, complete):
         out[r] = best
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _keep_values(roll_values, child, keeps_out):
     """keeps_out[k]: the expected value of keeping ``k`` and rolling the other dice."""
     first = keeps_out.shape[0] - 252
@@ -422,7 +422,7 @@ def _keep_values(roll_values, child, keeps_out):
         keeps_out[k] = s / 6.0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _best_reroll(keep_values, parents, best_sub, out):
     """out[r]: the best value of rerolling some of roll ``r``'s dice (keeping fewer than 5)."""
     first = keep_values.shape[0] - 252
@@ -447,7 +447,7 @@ def _best_reroll(keep_values, parents, best_sub, out):
         out[r] = b
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _turn(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, stages, work):
     """Solve one turn: ``stages[t]`` gets the value of each roll after throw ``t + 1``,
     ``stages[throws + t]`` the value of each keep rerolled for throw ``t + 2``.
@@ -487,7 +487,7 @@ def _turn(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, stages
 # (the advisor uses ``_turn`` for one position).
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _score_lanes(mask, uis, y, table, E, arrays, ints, out, scratch):
     """out[r, l]: ``_score_now`` for the upper sum ``uis[l]``."""
     points, upper, playable, joker, bonus = (arrays[0], arrays[1], arrays[2], arrays[3],
@@ -547,7 +547,7 @@ def _score_lanes(mask, uis, y, table, E, arrays, ints, out, scratch):
                         best[lane] = v
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _keep_lanes(roll_values, child, keeps):
     """keeps[k, l]: ``_keep_values`` for every lane. (Loops with two indices over the
     lanes measured about twice as fast here as loops over row views.)"""
@@ -564,7 +564,7 @@ def _keep_lanes(roll_values, child, keeps):
                               + keeps[c3, lane] + keeps[c4, lane] + keeps[c5, lane]) / 6.0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _reroll_lanes(keeps, parents, best_sub, out):
     """out[r, l]: ``_best_reroll`` for every lane."""
     first = keeps.shape[0] - 252
@@ -591,7 +591,7 @@ def _reroll_lanes(keeps, parents, best_sub, out):
                 out[r, lane] = max(best_sub[p, lane], out[r, lane])
 
 
-@numba.njit(parallel=True, cache=True)
+@numba.njit(parallel=True, cache=True, nogil=True)
 def _solve_groups(groups, starts, uis, E, arrays, ints, yatzy_bonus, cls, child, parents, prob):
     """Solve the positions of one layer: group ``g`` is the open rows ``groups[g, 0]`` with
     Yatzy flag ``groups[g, 1]`` and the upper sums ``uis[starts[g]:starts[g + 1]]``."""

@@ -148,7 +148,7 @@ def _ahead(d: DistributionTable, p: Position, total: float) -> Outlook:
 # --------------------------------------------------------------------------- the turn
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _shifted(flat, at, low, length, shift, beat, beat_low, out):
     """out = (chance of winning, mean, second moment) of ``shift`` points plus the run
     ``flat[at:at + length]`` of chances from ``low``, against the ``beat`` table."""
@@ -172,7 +172,7 @@ def _shifted(flat, at, low, length, shift, beat, beat_low, out):
     out[2] = m / total
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _better(a, b):
     """Whether the choice worth ``a`` (chance, mean, second moment) beats ``b``."""
     if a[0] > b[0] + TIE:
@@ -180,7 +180,7 @@ def _better(a, b):
     return abs(a[0] - b[0]) <= TIE and a[1] > b[1]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _ending(mask, ui, y, j, p, e, total, flat, start, low, length, beat, beat_low, arrays,
             ints, yatzy_bonus, out):
     """The value of ending the turn with ``p`` points in row ``j`` (``e``: an extra Yatzy
@@ -194,7 +194,7 @@ def _ending(mask, ui, y, j, p, e, total, flat, start, low, length, beat, beat_lo
                  shift, beat, beat_low, out)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _win_turn(mask, ui, y, total, flat, start, low, length, beat, beat_low, arrays, ints,
               yatzy_bonus, cls, child, parents, stages):
     """The solver's turn, maximising the chance of winning: ``stages[:, t]`` is (chance,
