@@ -172,6 +172,17 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
+    lag: float = 0.0  # the longest the clients' own event loop was late, in seconds
+
+
+async def watch_lag(tally: Tally, every: float = 0.005) -> None:
+    """The clients' own stalls: how late a short sleep of theirs wakes (a move's latency
+    counts from the client, so a client late to read its answer counts too)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time()
+        await asyncio.sleep(every)
+        tally.lag = max(tally.lag, loop.time() - asked - every)
 
 
 async def client(url: str, token: str, ready: asyncio.Event, go: asyncio.Event,
@@ -246,10 +257,12 @@ def client_process(base: str, seats: list[tuple[str, str]], first: int, interval
         cpu = time.process_time()
         stop_at[0] = loop.time() + seconds
         go.set()
+        lag = asyncio.create_task(watch_lag(tally))
         results = await asyncio.gather(*tasks, return_exceptions=True)
+        lag.cancel()
         failures = sum(1 for r in results if isinstance(r, BaseException))
         pipe.send((tally.latencies, tally.moves, tally.errors, failures,
-                   time.process_time() - cpu))
+                   time.process_time() - cpu, tally.lag))
 
     asyncio.run(play_all())
 
@@ -430,6 +443,8 @@ async def run(clients: int, seconds: float, rate: float, processes: int,
         server_cpu = cpu_seconds(server.pid)
         workers_before = children_cpu(server.pid)
         tally = Hostile()
+        # the hostile guests run in this process (on the same cores as the server)
+        attacker_before = time.process_time()
         attack = asyncio.create_task(hostile(f"http://{HOST}:{port}", switches, tally))
         begin = time.perf_counter()
         for pipe in pipes:
@@ -439,6 +454,7 @@ async def run(clients: int, seconds: float, rate: float, processes: int,
         attack.cancel()
         with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
             await attack
+        attacker_cpu = time.process_time() - attacker_before
         current, peak = rss_mb(server.pid)
         user, system = (b - a for a, b in zip(server_cpu, cpu_seconds(server.pid),
                                               strict=True))
@@ -476,9 +492,11 @@ async def run(clients: int, seconds: float, rate: float, processes: int,
             "server_cpu_share": round(server_cpu / elapsed, 2),
             "server_system_cpu_share": round(system / elapsed, 2),
             "clients_cpu_share": round(sum(t[4] for t in tallies) / elapsed, 2),
+            "clients_lag_ms": round(1000 * max(t[5] for t in tallies), 1),
             "server_cpu_us_per_move": round(1e6 * server_cpu / moves, 1) if moves else None,
             "workers_cpu_share": round(workers_cpu / elapsed, 2),
             "hostile": sorted(switches), "hostile_did": tally.to_json(),
+            "hostile_cpu_share": round(attacker_cpu / elapsed, 2),
             "machine_before": before, "machine_after": machine(),
             "server_rss_mb_connected": round(connected_rss[0], 1),
             "server_rss_mb": round(current, 1), "server_peak_rss_mb": round(peak, 1)}
@@ -486,7 +504,9 @@ async def run(clients: int, seconds: float, rate: float, processes: int,
 
 def median_of(results: list[dict[str, Any]]) -> dict[str, Any]:
     keys = ("moves_per_second", "p50_ms", "p99_ms", "max_ms", "server_cpu_share",
-            "clients_cpu_share", "server_cpu_us_per_move", "workers_cpu_share",
+            "clients_cpu_share", "clients_lag_ms", "server_cpu_us_per_move",
+            "workers_cpu_share",
+            "hostile_cpu_share",
             "server_peak_rss_mb",
             "ratio_to_engine_alone")
     return {k: statistics.median(r[k] for r in results) for k in keys
@@ -507,13 +527,15 @@ def report(result: dict[str, Any], rate: float) -> None:
     print(f"  CPU: server {result['server_cpu_share']:.0%} of a core "
           f"({result['server_system_cpu_share']:.0%} in the kernel; "
           f"{result['server_cpu_us_per_move']} µs a move), clients "
-          f"{result['clients_cpu_share']:.0%}; {before['cores']} cores, load average "
+          f"{result['clients_cpu_share']:.0%} (their own event loop late by up to "
+          f"{result['clients_lag_ms']} ms); {before['cores']} cores, load average "
           f"{before['load_average']} before, {after['load_average']} after")
     print(f"  server memory: {result['server_rss_mb_connected']} MB with all connected, "
           f"peak {result['server_peak_rss_mb']} MB; worker processes "
           f"{result['workers_cpu_share']:.0%} of a core")
     if result["hostile"]:
-        print(f"  hostile ({', '.join(result['hostile'])}): {result['hostile_did']}")
+        print(f"  hostile ({', '.join(result['hostile'])}): {result['hostile_did']}; the "
+              f"hostile guests' own CPU {result['hostile_cpu_share']:.0%} of a core")
     print(f"  peer, engine alone in-process (no network, no database): "
           f"{result['engine_alone_moves_per_second']} moves/s — the server reaches "
           f"{result['ratio_to_engine_alone']:.1%} of it")
