@@ -20,6 +20,7 @@ pruned to a bounded size (:func:`prune`), least recently used first.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import threading
@@ -95,8 +96,9 @@ def register_kernels(load: Callable[[], None]) -> Callable[[], None]:
     return load
 
 
+@functools.cache
 def load_kernels() -> None:
-    """Load every game's compiled code now (see :func:`register_kernels`)."""
+    """Load every game's compiled code now (see :func:`register_kernels`), once a process."""
     _import_strategies()
     for load in _KERNELS:
         load()
