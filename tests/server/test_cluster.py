@@ -24,24 +24,14 @@ pytestmark = pytest.mark.cluster
 KILLS = 10
 CARRY_ON = 2.0  # seconds: a kill counts the sockets cut off within this much of it
 TARGET = 2.0  # seconds: the site's target, every client plays again within it of a kill
-# What this test asserts. The process left sends some of its players to the one started
-# again (kastkopp.server.balance), so a kill cuts off about half of the 200 clients, never
-# all of them: at most SHARE_CUT of them in all the kills together (before that sharing
-# out: 100 + 9 x 200). All of them are back within the target after the first kill, and
-# after every kill where the process left was not kept waiting for a CPU longer than the
-# time measured (its threads together, on the 2 cores shared with other work). Where it
-# was, the returns take as long as that wait: on a run at load 12, kills where it waited
-# 5.0 to 9.4 s in 3.3 to 4.5 s had their last client back after 2.0 to 3.6 s, against
-# 0.8 to 0.9 s where it waited 3.3 to 4.1 s in 3.8 to 4.1 s. Those, and the returns of
-# the players sent to the process started again, are held to RESUMES_WITHIN, the bound
-# the test had before (4.1 s at most on that run). At load 18 to 24 it does not hold: a
-# run there (under nice -n 10) had the first four kills' clients back within 1.5 s and
-# the last ones, where the process left waited 8 to 11.5 s in 3.3 to 4.5 s, after up to
-# 11.4 s. At load 8 to 13 every kill's clients were back within 1.9 s and the players
-# sent on within 4.5 s. The message gives each kill's spread with the wait; docs/deploy.md
-# has the figures, and bench_cluster --kills the same measurement.
+# The process left sends some of its players to the one started again
+# (kastkopp.server.balance), so a kill cuts off about half of the 200 clients, never all of
+# them: at most SHARE_CUT of them in all the kills together (before that sharing out: 100 +
+# 9 x 200). Every client is back within the target: those a kill cut off, and those sent
+# on to the process started again. The message gives each kill's spread with the time the
+# process left waited for a CPU; docs/deploy.md has the figures, and bench_cluster --kills
+# the same measurement.
 SHARE_CUT = 0.65 * 200 * KILLS
-RESUMES_WITHIN = 10.0
 
 
 @pytest.fixture(scope="module")
@@ -136,10 +126,7 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
     message = "\n".join(report)
     cut = [[took for lost, took in returns if at <= lost < at + CARRY_ON] for at in killed]
     assert sum(map(len, cut)) <= SHARE_CUT, message
-    assert max(cut[0]) <= TARGET, message
-    for took, (waiting, window) in zip(cut, starved, strict=True):
-        assert waiting > window or max(took) <= TARGET, message
-    assert max(took for _, took in returns) <= RESUMES_WITHIN, message
+    assert max(took for _, took in returns) <= TARGET, message
     print(message)
     assert sum(len(p.played.acked) for p in players) > 1000
 
@@ -209,7 +196,7 @@ def test_a_rolling_restart_with_sigterm_refuses_and_loses_no_move(cluster):
     check_logs(cluster, players)
     returns = [(at, took) for p in players for at, took in p.played.returns]
     assert returns, "the restarts closed no socket"
-    assert max(took for _, took in returns) <= RESUMES_WITHIN, spread(returns)
+    assert max(took for _, took in returns) <= TARGET, spread(returns)
     print(spread(returns))
     assert all(p.played.acked for p in players)
 

@@ -44,12 +44,13 @@ def test_metrics_count_moves_sockets_and_tables_in_the_prometheus_format(tmp_pat
         assert before.headers["content-type"].startswith("text/plain")
         names = {family.name for family in text_string_to_metric_families(before.text)}
         assert {"kastkopp_moves_acknowledged", "kastkopp_moves_acknowledged_again",
-                "kastkopp_commit_seconds",
+                "kastkopp_commit_seconds", "kastkopp_log_flush_seconds",
                 "kastkopp_open_sockets", "kastkopp_tables_in_memory",
                 "kastkopp_solve_queue"} <= names
         moves = metric(before.text, "kastkopp_moves_acknowledged_total")
         again = metric(before.text, "kastkopp_moves_acknowledged_again_total")
         commits = metric(before.text, "kastkopp_commit_seconds_count")
+        flushes = metric(before.text, "kastkopp_log_flush_seconds_count")
         anna = guest(client, "Anna")
         table = new_table(client, anna, "mia", 2, [None, "bot:random"])
         client.post(f"/api/tables/{table['id']}/start", json={"seed": "a1"}, headers=anna)
@@ -70,6 +71,8 @@ def test_metrics_count_moves_sockets_and_tables_in_the_prometheus_format(tmp_pat
     assert metric(during, "kastkopp_moves_acknowledged_total") == moves + 1
     assert metric(during, "kastkopp_moves_acknowledged_again_total") == again + 1
     assert metric(during, "kastkopp_commit_seconds_count") > commits
+    # the move's batch written and committed (the repeat wrote nothing)
+    assert metric(during, "kastkopp_log_flush_seconds_count") > flushes
     assert metric(during, "kastkopp_tables_in_memory") >= 1
     assert metric(during, "kastkopp_solve_queue") == 0
     assert metric(after, "kastkopp_open_sockets") == 0

@@ -162,6 +162,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         from kastkopp.server.pubsub import RedisBridge
 
         bridge = RedisBridge(settings.redis_url)
+    # The compiled code bots choose with, loaded before the process takes any player (see
+    # load_kernels): it holds the interpreter's lock for parts of a second, which a crowd
+    # sent to a process just started would otherwise wait through.
+    await asyncio.to_thread(load_kernels)
     pool = app.state.workers = Workers(settings.workers, settings.work_queue)
     app.state.limiter = Limiter(settings.rate_limits)
     hub = app.state.hub = Hub(store, bot_delay=settings.bot_delay, workers=pool,
@@ -179,8 +183,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.spawn(balance.run())  # the others hear of this process: they share out
     if settings.warm_up:
         hub.spawn(_warm_up(pool))
-    # the compiled code bots choose with, loaded before anybody plays (see load_kernels)
-    hub.spawn(asyncio.to_thread(load_kernels))
     hub.spawn(asyncio.to_thread(accounts.start_hashing))
     try:
         async with contextlib.AsyncExitStack() as stack:

@@ -69,6 +69,10 @@ class Meters:
         self.commits = Histogram("kastkopp_commit_seconds", "from a move's rows handed to "
                                  "the log writer to their commit", buckets=COMMIT_BUCKETS,
                                  registry=self.registry)
+        self.flushes = Histogram("kastkopp_log_flush_seconds", "the log writer writing and "
+                                 "committing one batch of moves: the database's and the "
+                                 "disk's part of a commit", buckets=COMMIT_BUCKETS,
+                                 registry=self.registry)
 
 
 _meters: Meters | None = None
@@ -89,6 +93,11 @@ def acknowledged() -> None:
 def acknowledged_again() -> None:
     """A move sent again was found in the log and is acknowledged as made (by the hub)."""
     meters().again.inc()
+
+
+def flushed(seconds: float) -> None:
+    """The log writer wrote and committed one batch (called from its thread)."""
+    meters().flushes.observe(seconds)
 
 
 @contextlib.contextmanager

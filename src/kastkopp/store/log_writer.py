@@ -15,6 +15,8 @@ import functools
 import queue
 import sqlite3
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -64,9 +66,12 @@ class LogWriter:
     :meth:`append` returns once the rows are committed (or raises :class:`WriteConflict`).
     """
 
-    def __init__(self, store: Store, max_batch: int = 512) -> None:
+    def __init__(self, store: Store, max_batch: int = 512,
+                 on_flush: Callable[[float], None] | None = None) -> None:
         self.store = store
         self.max_batch = max_batch
+        # told, from the writer's thread, the seconds each batch took to write and commit
+        self.on_flush = on_flush
         # A file database gets a connection of the writer's own, held open and out of the
         # pool, in autocommit mode: each statement is its own transaction. An in-memory
         # one is a single connection shared by everybody, so it goes through SQLAlchemy.
@@ -128,6 +133,7 @@ class LogWriter:
                     self.queue.put(None)
                     break
                 batch.append(item)
+            started = time.perf_counter()
             try:
                 self._commit(batch)
             except IntegrityError:
@@ -142,6 +148,8 @@ class LogWriter:
             except Exception as exc:
                 for item in batch:
                     item.error = exc
+            if self.on_flush is not None:
+                self.on_flush(time.perf_counter() - started)
             # One wake-up of each event loop for the whole batch, not one per move.
             loops: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
             for item in batch:

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from kastkopp.server import operations
 from kastkopp.server.service.live import LiveTable, Watcher
 from kastkopp.server.workers import Workers
 from kastkopp.store import GameTable, Seat, Store
@@ -32,7 +33,7 @@ class TableService(ABC):
                  publish: Callable[[dict[str, Any]], None] | None = None,
                  workers: Workers | None = None) -> None:
         self.store = store
-        self.writer = LogWriter(store)
+        self.writer = LogWriter(store, on_flush=operations.flushed)
         self.bot_delay = bot_delay
         # where bots' slow work (solves) is done; without, bots do it as they choose
         self.workers = workers
