@@ -33,7 +33,8 @@ from pathlib import Path
 import orjson
 
 from kastkopp.dice import CommitRevealDice, bot_rng
-from kastkopp.engine import Table, load
+from kastkopp.engine import Table
+from kastkopp.games import load
 from kastkopp.server import accounts
 from kastkopp.server.hub import Hub
 from kastkopp.store import Account, Store

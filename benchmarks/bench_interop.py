@@ -31,6 +31,7 @@ def bare(name: str, players: int, actions: int) -> float:
         seed += 1
         while not table.state.is_over() and done < actions:
             seat = table.state.to_move()
+            assert seat is not None
             table.act(seat, rng.choice(table.state.legal_actions()))
             done += 1
     return done / (time.perf_counter() - start)

@@ -22,6 +22,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import time
@@ -73,9 +74,9 @@ def main() -> None:
     for name, log, target in cases:
         review(log)  # warm: the solved table is loaded once per process
         moves = sum(1 for e in log["events"] if e["type"] == "action")
-        reviewed = median_ms(lambda log=log: review(log), args.runs)
-        cpu = median_ms(lambda log=log: review(log), args.runs, time.process_time)
-        replayed = median_ms(lambda log=log: Table.from_json(log), args.runs)
+        reviewed = median_ms(functools.partial(review, log), args.runs)
+        cpu = median_ms(functools.partial(review, log), args.runs, time.process_time)
+        replayed = median_ms(functools.partial(Table.from_json, log), args.runs)
         verdict = "ok" if reviewed < target else "MISSED"
         print(f"{name:<26} {moves:>5} {reviewed:>10.1f} {cpu:>10.1f} {replayed:>10.1f} "
               f"{reviewed / replayed:>6.1f} {target:>5.0f} {verdict}")

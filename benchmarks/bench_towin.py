@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from kastkopp.dice import DiceSource, Faces
 from kastkopp.engine import Table
 from kastkopp.games import load
-from kastkopp.games.yatzy import YatzyRules
+from kastkopp.games.yatzy import YatzyRules, YatzyState
 from kastkopp.strategy import make_bot
 from kastkopp.strategy.yatzy_towin import TowinYatzyBot, distributions_for
 
@@ -68,6 +68,7 @@ def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[fl
         dice.seat = seat
         table.act(seat, bots[seat].choose(table.state.view(seat), table.state.legal_actions(),
                                           rng))
+    assert isinstance(table.state, YatzyState)
     totals = table.state.totals()
     mine, theirs = totals[towin_seat], totals[1 - towin_seat]
     return (1.0 if mine > theirs else 0.5 if mine == theirs else 0.0), mine, theirs

@@ -17,7 +17,7 @@ import time
 from kastkopp.dice import SeededDice
 from kastkopp.engine import Table, play_out
 from kastkopp.games import load
-from kastkopp.games.yatzy import YatzyRules
+from kastkopp.games.yatzy import YatzyRules, YatzyState
 from kastkopp.strategy import make_bot
 
 
@@ -29,6 +29,7 @@ def play(preset: str, bot: str, games: int) -> tuple[float, float, float]:
     for seed in range(games):
         table = Table(game, dice=SeededDice(seed))
         play_out(table, [make_bot(game, bot)], random.Random(seed))
+        assert isinstance(table.state, YatzyState)
         totals.append(table.state.totals()[0])
     seconds = (time.perf_counter() - start) / games
     return statistics.mean(totals), statistics.stdev(totals), seconds

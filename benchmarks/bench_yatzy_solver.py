@@ -29,13 +29,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numba
 
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy.yatzy_solver import solve
 
-CASES = [  # preset, rule changes, published value, timed
+CASES: list[tuple[str, dict[str, Any], float | None, bool]] = [  # preset, rule changes,
+    # published value, timed
     ("yatzy", {}, None, True),
     ("yahtzee", {}, None, True),
     ("yahtzee", {"joker_choice": True}, 254.5896, False),

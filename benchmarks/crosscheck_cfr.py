@@ -27,7 +27,7 @@ from kastkopp.strategy.liars_bidding import Bidding
 from kastkopp.strategy.liars_equilibrium import solve
 
 
-def cfr_plus(game, iterations: int, label: str) -> tuple[float, float, float]:
+def cfr_plus(game: pyspiel.Game, iterations: int, label: str) -> tuple[float, float, float]:
     """(value for the first player, exploitability, seconds per iteration)."""
     solver = pyspiel.CFRPlusSolver(game)
     start = time.perf_counter()
