@@ -8,13 +8,20 @@ its acknowledgement (which the server sends only after the move is committed).
 
 The clients run in processes of their own (``--client-processes``), on uvloop, doing as
 little per frame as a client can (parse it, pick a legal action), so that the load
-generator does not take the server's CPU.
+generator does not take the server's CPU. The hostile guests (below) run in a process of
+their own too. All of them stand for other machines: on the cores they share with the
+server here they run at niceness 10 (``--generator-nice``; 0 runs them at the server's
+priority, where on two cores they take turns the server would have had).
 
 Printed: acknowledged client moves per second (over the time the clients play),
 p50/p99/max latency, the CPU the server and the clients used, the machine's cores and
-load average before and after, the server's resident memory, and the ratio against a
-peer measured in the same run — the same games played in-process by the engine alone (no
-network, no database), the ceiling for one core.
+load average before and after, the time the server's threads waited for a CPU, how many
+moves waited over 50 and 250 ms for their commit and how many of the log writer's batches
+took that long to write and commit (the server's own ``kastkopp_commit_seconds`` and
+``kastkopp_log_flush_seconds``: a slow disk shows in both, a writer kept from its turn in
+the first only, a slow event loop in neither), the server's resident memory, and the
+ratio against a peer measured in the same run — the same games played in-process by the
+engine alone (no network, no database), the ceiling for one core.
 With ``--runs 3`` every figure is also given as the median of the runs.
 
 Hostile load during the measurement (each switch alone or together), so that what one
@@ -103,6 +110,16 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     tick = os.sysconf("SC_CLK_TCK")
     return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def waited_for_cpu(pid: int) -> dict[str, float]:
+    """Seconds each thread of a process has so far been ready to run and waited for a CPU
+    (the run queue): what other work on the same cores cost it."""
+    found = {}
+    for thread in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found[thread.name] = int((thread / "schedstat").read_text().split()[1]) / 1e9
+    return found
 
 
 def children_cpu(pid: int) -> dict[int, float]:
@@ -234,8 +251,9 @@ async def client(url: str, token: str, ready: asyncio.Event, go: asyncio.Event,
 
 
 def client_process(base: str, seats: list[tuple[str, str]], first: int, interval: float,
-                   pipe: Connection) -> None:
+                   nice: int, pipe: Connection) -> None:
     """A process of clients: connects them all, says so, plays on 'go', sends its tally."""
+    os.nice(nice)
     with contextlib.suppress(ImportError):  # uvloop comes with uvicorn[standard]
         import uvloop
 
@@ -274,6 +292,35 @@ def machine() -> dict[str, Any]:
     one, five, fifteen = os.getloadavg()
     return {"cores": os.cpu_count(), "load_average": [round(one, 2), round(five, 2),
                                                       round(fifteen, 2)]}
+
+
+SLOW = ("0.05", "0.25")  # seconds: buckets of the server's histograms
+# the moves' wait for their commit, and the log writer's write and commit of each batch
+HISTOGRAMS = ("kastkopp_commit_seconds", "kastkopp_log_flush_seconds")
+
+
+async def histograms(http: httpx.AsyncClient) -> dict[tuple[str, str], float]:
+    """The server's HISTOGRAMS so far: (name, "all") their count, (name, bound) how many
+    took no longer than each of SLOW."""
+    found = {}
+    for line in (await http.get("/metrics")).text.splitlines():
+        key, _, value = line.rpartition(" ")
+        for name in HISTOGRAMS:
+            if key == f"{name}_count":
+                found[name, "all"] = float(value)
+            for bound in SLOW:
+                if key == f'{name}_bucket{{le="{bound}"}}':
+                    found[name, bound] = float(value)
+    return found
+
+
+def over(before: dict[tuple[str, str], float], after: dict[tuple[str, str], float],
+         name: str) -> dict[str, int]:
+    """How many of histogram ``name``'s observations between the two took longer than
+    each of SLOW (in ms)."""
+    return {str(round(1000 * float(bound))): round(
+        (after[name, "all"] - before[name, "all"]) - (after[name, bound] - before[name, bound]))
+        for bound in SLOW}
 
 
 # --------------------------------------------------------------------------- hostile guests
@@ -382,6 +429,27 @@ async def hostile(base: str, switches: set[str], tally: Hostile) -> None:
         await asyncio.gather(*jobs)
 
 
+def hostile_process(base: str, switches: set[str], nice: int, pipe: Connection) -> None:
+    """The hostile guests in a process of their own: they start on 'go', and on 'stop'
+    send what they did and the CPU they used."""
+    os.nice(nice)
+
+    async def attack() -> None:
+        loop = asyncio.get_running_loop()
+        tally = Hostile()
+        pipe.send("ready")
+        await loop.run_in_executor(None, pipe.recv)  # go
+        cpu = time.process_time()
+        task = asyncio.create_task(hostile(base, switches, tally))
+        await loop.run_in_executor(None, pipe.recv)  # stop
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
+            await task
+        pipe.send((tally.to_json(), time.process_time() - cpu))
+
+    asyncio.run(attack())
+
+
 async def start_server(port: int, db: str, new_rules_limit: str | None = None
                        ) -> subprocess.Popen[bytes]:
     # A cache of solved tables of its own (a house rule set is new to it), no warm-up of
@@ -410,7 +478,8 @@ async def start_server(port: int, db: str, new_rules_limit: str | None = None
 
 
 async def run(clients: int, seconds: float, rate: float, processes: int,
-              switches: set[str], new_rules_limit: str | None = None) -> dict[str, Any]:
+              switches: set[str], new_rules_limit: str | None = None,
+              nice: int = 0) -> dict[str, Any]:
     port = free_port()
     folder = tempfile.mkdtemp(prefix="kastkopp-bench-")
     db = str(Path(folder) / "bench.db")
@@ -431,7 +500,8 @@ async def run(clients: int, seconds: float, rate: float, processes: int,
         for first in range(0, clients, share):
             ours, theirs = context.Pipe()
             worker = context.Process(target=client_process, args=(
-                f"ws://{HOST}:{port}", seats[first:first + share], first, interval, theirs))
+                f"ws://{HOST}:{port}", seats[first:first + share], first, interval, nice,
+                theirs))
             worker.start()
             pipes.append(ours)
             workers.append(worker)
@@ -439,26 +509,41 @@ async def run(clients: int, seconds: float, rate: float, processes: int,
         for pipe in pipes:
             if await loop.run_in_executor(None, pipe.recv) != "connected":
                 raise SystemExit("a client process could not connect")
+        attacker = None
+        if switches:  # on the same cores as the server, as the clients are
+            attacker, theirs = context.Pipe()
+            worker = context.Process(target=hostile_process, args=(
+                f"http://{HOST}:{port}", switches, nice, theirs))
+            worker.start()
+            workers.append(worker)
+            if await loop.run_in_executor(None, attacker.recv) != "ready":
+                raise SystemExit("the hostile guests could not start")
         connected_rss = rss_mb(server.pid)
-        server_cpu = cpu_seconds(server.pid)
+        cpu_before = cpu_seconds(server.pid)
+        wait_before = waited_for_cpu(server.pid)
         workers_before = children_cpu(server.pid)
-        tally = Hostile()
-        # the hostile guests run in this process (on the same cores as the server)
-        attacker_before = time.process_time()
-        attack = asyncio.create_task(hostile(f"http://{HOST}:{port}", switches, tally))
+        async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
+            timings_before = await histograms(http)
+        if attacker is not None:
+            attacker.send("go")
         begin = time.perf_counter()
         for pipe in pipes:
             pipe.send(seconds)
         tallies = [await loop.run_in_executor(None, pipe.recv) for pipe in pipes]
         elapsed = time.perf_counter() - begin
-        attack.cancel()
-        with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
-            await attack
-        attacker_cpu = time.process_time() - attacker_before
+        async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
+            timings_after = await histograms(http)
+        did, attacker_cpu = Hostile().to_json(), 0.0
+        if attacker is not None:
+            attacker.send("stop")
+            did, attacker_cpu = await loop.run_in_executor(None, attacker.recv)
         current, peak = rss_mb(server.pid)
-        user, system = (b - a for a, b in zip(server_cpu, cpu_seconds(server.pid),
+        user, system = (b - a for a, b in zip(cpu_before, cpu_seconds(server.pid),
                                               strict=True))
         server_cpu = user + system
+        # the threads there at the end (those ended meanwhile, short-lived, are not counted)
+        server_waited = sum(wait - wait_before.get(thread, 0.0)
+                            for thread, wait in waited_for_cpu(server.pid).items())
         workers_cpu = sum(cpu - workers_before.get(child, 0.0)
                           for child, cpu in children_cpu(server.pid).items())
     finally:
@@ -477,7 +562,7 @@ async def run(clients: int, seconds: float, rate: float, processes: int,
         shutil.rmtree(folder, ignore_errors=True)
     latencies = sorted(x for tally in tallies for x in tally[0])
     moves = sum(t[1] for t in tallies)
-    return {"clients": clients, "client_processes": len(workers),
+    return {"clients": clients, "client_processes": len(pipes),
             "offered_moves_per_second": rate or None,
             "seconds": round(elapsed, 2), "setup_seconds": round(setup, 1),
             "moves": moves, "errors": sum(t[2] for t in tallies),
@@ -491,11 +576,17 @@ async def run(clients: int, seconds: float, rate: float, processes: int,
             "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
             "server_cpu_share": round(server_cpu / elapsed, 2),
             "server_system_cpu_share": round(system / elapsed, 2),
+            "server_waited_for_cpu_ms": round(1000 * server_waited),
             "clients_cpu_share": round(sum(t[4] for t in tallies) / elapsed, 2),
             "clients_lag_ms": round(1000 * max(t[5] for t in tallies), 1),
             "server_cpu_us_per_move": round(1e6 * server_cpu / moves, 1) if moves else None,
             "workers_cpu_share": round(workers_cpu / elapsed, 2),
-            "hostile": sorted(switches), "hostile_did": tally.to_json(),
+            # moves whose commit took longer than each bound, and the log writer's
+            # batches whose write and commit did (a slow disk shows in both)
+            "commits_over_ms": over(timings_before, timings_after, HISTOGRAMS[0]),
+            "flushes_over_ms": over(timings_before, timings_after, HISTOGRAMS[1]),
+            "generator_nice": nice,
+            "hostile": sorted(switches), "hostile_did": did,
             "hostile_cpu_share": round(attacker_cpu / elapsed, 2),
             "machine_before": before, "machine_after": machine(),
             "server_rss_mb_connected": round(connected_rss[0], 1),
@@ -504,6 +595,7 @@ async def run(clients: int, seconds: float, rate: float, processes: int,
 
 def median_of(results: list[dict[str, Any]]) -> dict[str, Any]:
     keys = ("moves_per_second", "p50_ms", "p99_ms", "max_ms", "server_cpu_share",
+            "server_waited_for_cpu_ms",
             "clients_cpu_share", "clients_lag_ms", "server_cpu_us_per_move",
             "workers_cpu_share",
             "hostile_cpu_share",
@@ -526,13 +618,20 @@ def report(result: dict[str, Any], rate: float) -> None:
     before, after = result["machine_before"], result["machine_after"]
     print(f"  CPU: server {result['server_cpu_share']:.0%} of a core "
           f"({result['server_system_cpu_share']:.0%} in the kernel; "
-          f"{result['server_cpu_us_per_move']} µs a move), clients "
-          f"{result['clients_cpu_share']:.0%} (their own event loop late by up to "
-          f"{result['clients_lag_ms']} ms); {before['cores']} cores, load average "
+          f"{result['server_cpu_us_per_move']} µs a move; its threads waited "
+          f"{result['server_waited_for_cpu_ms']} ms for a CPU), clients "
+          f"{result['clients_cpu_share']:.0%} at niceness {result['generator_nice']} (their "
+          f"own event loop late by up to {result['clients_lag_ms']} ms); "
+          f"{before['cores']} cores, load average "
           f"{before['load_average']} before, {after['load_average']} after")
     print(f"  server memory: {result['server_rss_mb_connected']} MB with all connected, "
           f"peak {result['server_peak_rss_mb']} MB; worker processes "
           f"{result['workers_cpu_share']:.0%} of a core")
+    print("  moves that waited for their commit over " + ", ".join(
+        f"{bound} ms: {count}" for bound, count in result["commits_over_ms"].items())
+        + "; the log writer's batches written and committed in over " + ", ".join(
+        f"{bound} ms: {count}" for bound, count in result["flushes_over_ms"].items())
+        + " (the database and the disk)")
     if result["hostile"]:
         print(f"  hostile ({', '.join(result['hostile'])}): {result['hostile_did']}; the "
               f"hostile guests' own CPU {result['hostile_cpu_share']:.0%} of a core")
@@ -558,6 +657,10 @@ def main() -> None:
                         help="a table of ten strong liar's-dice bots plays meanwhile")
     parser.add_argument("--hostile-logins", action="store_true",
                         help="40 connections keep logging in with a wrong password")
+    parser.add_argument("--generator-nice", type=int, default=10,
+                        help="the niceness the clients and the hostile guests run at: they "
+                        "stand for other machines, and on the cores they share with the "
+                        "server they would otherwise take its turns (0: the same priority)")
     parser.add_argument("--new-rules-limit", default=None,
                         help="the server's limit of new rule sets per guest and address "
                         "(e.g. 1000/hour: the solving guest unbounded; default the server's)")
@@ -571,7 +674,8 @@ def main() -> None:
     results = []
     for _ in range(max(1, min(args.runs, 5))):
         result = asyncio.run(run(clients, seconds, max(0.0, args.rate), processes,
-                                 switches, args.new_rules_limit))
+                                 switches, args.new_rules_limit,
+                                 max(0, min(args.generator_nice, 19))))
         peer = engine_peer()
         result["engine_alone_moves_per_second"] = round(peer, 1)
         result["ratio_to_engine_alone"] = round(result["moves_per_second"] / peer, 3)
