@@ -29,7 +29,7 @@ from kastkopp.strategy.work import Work
 
 log = logging.getLogger("kastkopp.server")
 
-WORKER_NICENESS = 10  # below the server: its sockets first, solves with what is left
+WORKER_NICENESS = 19  # below the server: its sockets first, solves with what is left
 
 
 class Busy(KastkoppError):
