@@ -382,7 +382,8 @@ def test_compiled_code_runs_without_the_interpreters_lock() -> None:
     assert [name for name, nogil in compiled.items() if not nogil] == []
 
 
-def test_the_code_bots_choose_with_is_loaded_before_the_server_answers_anybody(tmp_path: Path) -> None:
+def test_the_code_bots_choose_with_is_loaded_before_the_server_answers_anybody(
+        tmp_path: Path) -> None:
     """Loading a compiled function holds the interpreter's lock for a third of a second:
     at a bot's first choice it stalled every table of the server, and loaded beside the
     first requests it kept a crowd sent to a process just started waiting. A server has
