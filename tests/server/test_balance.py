@@ -55,7 +55,7 @@ def test_a_new_process_is_told_the_tables_shown_here_once():
         await asyncio.sleep(0.01)
         return told
 
-    assert asyncio.run(run()) == [{"shown": ["t1", "t2"], "to": "new"}]
+    assert asyncio.run(run()) == [{"shown": ["t1", "t2"], "first": 0, "to": "new"}]
 
 
 def test_the_tables_of_the_players_sent_are_told_first():
@@ -65,13 +65,43 @@ def test_the_tables_of_the_players_sent_are_told_first():
         for index in range(10):
             balance.sockets.add(PlaySocket(Watcher(seat=0), f"t{index}"))
         balance.hear("new", 0)
+        balance.read("new")  # it has read them
         await asyncio.sleep(0.05)
         sent = [s.table for s in balance.sockets if s.leaving]
-        return told[0]["shown"], sent
+        return told[0]["shown"], told[0]["first"], sent
 
-    shown, sent = asyncio.run(run())
+    shown, first, sent = asyncio.run(run())
     assert len(sent) == 5 and sorted(shown) == [f"t{index}" for index in range(10)]
-    assert set(shown[:5]) == set(sent)
+    assert first == 5 and set(shown[:5]) == set(sent)
+
+
+def test_the_players_are_sent_once_the_new_process_has_read_their_tables():
+    """Sent before, they would wait there for their tables' logs to be replayed; if it
+    never says so (an older version, a message lost), they are sent after the wait."""
+    async def run(says: bool) -> tuple[int, int]:
+        balance = Balance(lambda message: None, spread=0.0, read_wait=0.3)
+        for index in range(10):
+            balance.sockets.add(PlaySocket(Watcher(seat=0), f"t{index}"))
+        balance.hear("new", 0)
+        await asyncio.sleep(0.1)
+        waiting = balance.closed
+        if says:
+            balance.read("new")
+        await asyncio.sleep(0.05)
+        return waiting, balance.closed
+
+    assert asyncio.run(run(True)) == (0, 5)
+    assert asyncio.run(run(False)) == (0, 0)  # not yet: it waits up to read_wait
+
+    async def unsaid() -> int:
+        balance = Balance(lambda message: None, spread=0.0, read_wait=0.1)
+        for index in range(10):
+            balance.sockets.add(PlaySocket(Watcher(seat=0), f"t{index}"))
+        balance.hear("new", 0)
+        await asyncio.sleep(0.3)
+        return balance.closed
+
+    assert asyncio.run(unsaid()) == 5
 
 
 def test_a_socket_with_a_move_in_hand_is_closed_by_its_reader_after_the_answer():

@@ -27,15 +27,13 @@ TARGET = 2.0  # seconds: the site's target, every client plays again within it o
 # The process left sends some of its players to the one started again
 # (kastkopp.server.balance), so a kill cuts off about half of the 200 clients, never all of
 # them: at most SHARE_CUT of them in all the kills together (before that sharing out: 100 +
-# 9 x 200). Every client a kill cut off is back within the target, after every kill,
-# whatever the process left waited for a CPU. The players then sent on to the process
-# started again were not cut off by a kill but moved, a few at a time, once it is up:
-# they are held to SENT_ON_WITHIN (up to 1.3 s here with nothing else running, 2.03 s once
-# in a fresh clone's CI run at load 3). The message gives each kill's spread with the time
-# the process left waited for a CPU; docs/deploy.md has the figures, and bench_cluster
-# --kills the same measurement.
+# 9 x 200). Every client is back within the target: those a kill cut off, after every
+# kill whatever the process left waited for a CPU, and those then sent on to the process
+# started again (once it has read their tables: before that handshake they waited there
+# for those reads, up to 2.03 s in a fresh clone's CI run). The message gives each kill's
+# spread with the time the process left waited for a CPU; docs/deploy.md has the figures,
+# and bench_cluster --kills the same measurement.
 SHARE_CUT = 0.65 * 200 * KILLS
-SENT_ON_WITHIN = 4.0
 
 
 @pytest.fixture(scope="module")
@@ -130,8 +128,7 @@ def test_kill_9_of_a_server_every_few_seconds_loses_no_move_and_no_player(cluste
     message = "\n".join(report)
     cut = [[took for lost, took in returns if at <= lost < at + CARRY_ON] for at in killed]
     assert sum(map(len, cut)) <= SHARE_CUT, message
-    assert max(max(took) for took in cut) <= TARGET, message
-    assert max(took for _, took in returns) <= SENT_ON_WITHIN, message
+    assert max(took for _, took in returns) <= TARGET, message
     print(message)
     assert sum(len(p.played.acked) for p in players) > 1000
 

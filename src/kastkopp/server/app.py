@@ -26,6 +26,7 @@ import functools
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -60,6 +61,9 @@ from kastkopp.server.stats import ladder_folder
 from kastkopp.server.workers import Workers
 from kastkopp.store import Store
 from kastkopp.strategy.work import load_kernels, warm_up_works
+
+if TYPE_CHECKING:
+    from kastkopp.server.pubsub import RedisBridge
 
 # In the order they are matched.
 ROUTERS = (account_routes.router, tables.router, play.router, streams.router,
@@ -178,7 +182,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     balance = app.state.balance = Balance(bridge.publish if bridge is not None else None)
     if bridge is not None:
         bridge.on_sockets = balance.hear
-        bridge.on_shown = lambda ids: hub.spawn(_read_ahead(hub, ids))
+        bridge.on_read = balance.read
+        bridge.on_shown = functools.partial(_shown, hub, bridge)
         await bridge.start(hub)
         hub.spawn(balance.run())  # the others hear of this process: they share out
     if settings.warm_up:
@@ -211,13 +216,27 @@ async def _maexchen_alongside(app: FastAPI, stack: contextlib.AsyncExitStack, hu
         MaexchenTables(hub, app.state.maexchen))
 
 
-async def _read_ahead(hub: Hub, table_ids: list[str]) -> None:
-    """Read the tables another process shows, this one having just started: its players
-    come here if it dies, some are about to be sent here (:mod:`kastkopp.server.balance`).
-    Read together (a few dozen a batch) before they are asked for, one at a time, by a
-    crowd."""
-    await asyncio.gather(*(hub.get(table_id) for table_id in table_ids),
-                         return_exceptions=True)  # a table gone meanwhile: not needed
+def _shown(hub: Hub, bridge: RedisBridge, table_ids: list[str], first: int,
+           origin: str) -> None:
+    """Another process (``origin``) told this one, just started, the tables it shows."""
+    told = functools.partial(bridge.publish, {"read": first, "to": origin})
+    hub.spawn(_read_ahead(hub, table_ids, first, told))
+
+
+async def _read_ahead(hub: Hub, table_ids: list[str], first: int,
+                      told: Callable[[], None]) -> None:
+    """Read the tables another process shows, this one having just started: the ``first``
+    are those of the players about to be sent here, the others' come here if it dies
+    (:mod:`kastkopp.server.balance`). Read together (a few dozen a batch) before they are
+    asked for, one at a time, by a crowd; ``told`` once the first are read, for the other
+    process to send their players then."""
+    async def read(ids: list[str]) -> None:
+        await asyncio.gather(*(hub.get(table_id) for table_id in ids),
+                             return_exceptions=True)  # a table gone meanwhile: not needed
+
+    await read(table_ids[:first])
+    told()
+    await read(table_ids[first:])
 
 
 async def _warm_up(workers: Workers) -> None:

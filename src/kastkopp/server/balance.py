@@ -8,11 +8,13 @@ cuts all of them off at once, for the process just started to take together. So:
 - each process tells the others over Redis, once a second, how many play sockets it holds
   (``{"sockets": n}`` on the tables' channel); the first time 0.2 s after it starts;
 - a process that hears of one it did not know (one that has just started) tells it the
-  tables its sockets are at (``{"shown": [ids], "to": origin}``), which the new one reads
-  in the background: the tables of the players it is about to be sent, and of those that
-  would come to it if this process died;
+  tables its sockets are at (``{"shown": [ids], "first": n, "to": origin}``), which the
+  new one reads in the background: first the ``n`` tables of the players it is about to be
+  sent, then those of the players that would come to it if this process died. It says
+  when it has read the first (``{"read": n, "to": origin}``);
 - and if it holds more than its share (the sockets of all the processes heard from
-  lately, shared out evenly), it closes the surplus, a few at a time over a second, with
+  lately, shared out evenly), it closes the surplus once the new one has read their
+  tables (or after ``READ_WAIT``, said or not), a few at a time over a second, with
   close code 1012 ("service restart": come back now). The table page and
   :class:`kastkopp.server.client.Player` reconnect at once, through the proxy, which
   sends them to the process with the fewest sockets: the new one. Then a kill cuts off
@@ -50,6 +52,10 @@ FORGOTTEN_AFTER = 3.0  # seconds without a count after which a process is taken 
 SPREAD = 1.0  # seconds over which a surplus is closed
 STEPS = 10  # ... in this many equal parts
 SLACK = 2  # sockets over its share a process keeps: not worth their players' reconnects
+# seconds a surplus waits at most for the new process to have read its players' tables:
+# sent before, they wait there for those reads (a log replayed each), which grow with the
+# games
+READ_WAIT = 3.0
 
 
 def surplus(mine: int, others: list[int], slack: int = SLACK) -> int:
@@ -91,10 +97,14 @@ class Balance:
     """
 
     def __init__(self, publish: Callable[[dict[str, Any]], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic, spread: float = SPREAD) -> None:
+                 clock: Callable[[], float] = time.monotonic, spread: float = SPREAD,
+                 read_wait: float = READ_WAIT) -> None:
         self.publish = publish
         self.clock = clock
         self.spread = spread  # seconds over which a surplus is closed
+        self.read_wait = read_wait
+        # a process told the tables here: set once it says it has read them
+        self._read: dict[str, asyncio.Event] = {}
         self.sockets: set[PlaySocket] = set()
         self.heard: dict[str, tuple[int, float]] = {}  # process: (its sockets, when heard)
         self.stopped = False  # a stop has begun: its sockets are all going anyway
@@ -126,19 +136,36 @@ class Balance:
         if self.publish is not None:  # the tables of the players it is sent first
             first = list(dict.fromkeys(s.table for s in chosen))
             rest = sorted({s.table for s in self.sockets}.difference(first))
-            self.publish({"shown": first + rest, "to": origin})
+            self.publish({"shown": first + rest, "first": len(first), "to": origin})
         if chosen:
             log.info("a process joined: closing %d of %d play sockets over %.1f s, for "
                      "their players to reconnect there", excess, len(staying), self.spread)
-            self._task = asyncio.get_running_loop().create_task(self._share_out(chosen))
+            read = None if self.publish is None else self._read.setdefault(
+                origin, asyncio.Event())
+            self._task = asyncio.get_running_loop().create_task(
+                self._share_out(chosen, origin, read))
             self._task.add_done_callback(self._done)
+
+    def read(self, origin: str) -> None:
+        """Process ``origin`` has read the tables of the players about to be sent to it."""
+        ready = self._read.pop(origin, None)
+        if ready is not None:
+            ready.set()
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._task = None
         if not task.cancelled() and task.exception() is not None:
             log.error("could not share the sockets out", exc_info=task.exception())
 
-    async def _share_out(self, chosen: list[PlaySocket]) -> None:
+    async def _share_out(self, chosen: list[PlaySocket], origin: str,
+                         read: asyncio.Event | None) -> None:
+        if read is not None:
+            try:
+                await asyncio.wait_for(read.wait(), self.read_wait)
+            except TimeoutError:
+                pass  # it said nothing (an older version, or Redis lost it): they go anyway
+            finally:
+                self._read.pop(origin, None)
         step = math.ceil(len(chosen) / STEPS)
         for start in range(0, len(chosen), step):
             if self.stopped:

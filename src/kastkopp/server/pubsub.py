@@ -4,8 +4,9 @@ Each process announces ``{"table": id, "seq": n}`` after every commit on one cha
 others catch that table up from the database (the log is the truth, the message only says
 where to look) and send their own watchers the new views. Chat lines travel the same
 channel as ``{"table": id, "chat": message}`` (already stored; only passed on), and each
-process's count of play sockets as ``{"sockets": n}``, and to a process that has just
-started the tables another shows, ``{"shown": [ids], "to": origin}``
+process's count of play sockets as ``{"sockets": n}``, to a process that has just
+started the tables another shows, ``{"shown": [ids], "first": n, "to": origin}``, and its
+answer once it has read the first ``n``, ``{"read": n, "to": origin}``
 (:mod:`kastkopp.server.balance`).
 """
 
@@ -38,8 +39,11 @@ class RedisBridge:
         self.sender: asyncio.Task[None] | None = None
         # told of another process's count of play sockets: (its origin, the count)
         self.on_sockets: Callable[[str, int], None] | None = None
-        # told by another the tables it shows, this process having just started
-        self.on_shown: Callable[[list[str]], None] | None = None
+        # told by another the tables it shows, this process having just started: (their
+        # ids, how many of them first, the origin to tell once those are read)
+        self.on_shown: Callable[[list[str], int, str], None] | None = None
+        # told by a process just started that it has read the first tables it was shown
+        self.on_read: Callable[[str], None] | None = None
 
     def publish(self, message: dict[str, Any]) -> None:
         """Announce ``message``. Announcements go out in order on one connection, those
@@ -88,7 +92,12 @@ class RedisBridge:
                     continue
                 if "shown" in data:  # the tables another process shows (balance.py)
                     if data.get("to") == self.origin and self.on_shown is not None:
-                        self.on_shown([str(table) for table in data["shown"]])
+                        self.on_shown([str(table) for table in data["shown"]],
+                                      int(data.get("first", 0)), str(data.get("origin")))
+                    continue
+                if "read" in data:  # a process just started has read them (balance.py)
+                    if data.get("to") == self.origin and self.on_read is not None:
+                        self.on_read(str(data.get("origin")))
                     continue
                 if "chat" in data:  # a chat line: stored already, only to be passed on
                     deliver(self.hub, str(data["table"]), data["chat"])
