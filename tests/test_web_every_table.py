@@ -118,10 +118,10 @@ NAMES = {"linka", "poker", "yatzy", "maxi", "yahtzee", "slosch", "mia", "knack",
 
 def english_on_page(page: Any, english: frozenset[str]) -> set[str]:
     """English words of the catalogs in the title, the table, the toolbar and the narration
-    (the games' names aside)."""
+    (the games' names aside, and letters inside an id such as a table's, IIB3CaN1Sv)."""
     text = page.evaluate("['main h1', '#status', '#board', '#controls', '#talk']"
                          ".map(s => document.querySelector(s)?.innerText ?? '').join(' ')")
-    return {w.lower() for w in re.findall(r"[^\W\d_]{3,}", text)} & english - NAMES
+    return {w.lower() for w in re.findall(r"\b[^\W\d_]{3,}\b", text)} & english - NAMES
 
 
 def only_own_dice_drawn(person: Person, view: dict[str, Any]) -> None:
