@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from kastkopp.games import registered
 from test_web_play import ARTIFACTS, TIMEOUT, Person, browser, create_table, server
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
@@ -245,6 +246,26 @@ def test_two_identical_bots_are_two_players_on_the_statistics_page(
         "table.stats[data-preset=default] caption").first.inner_text()
     no_sideways_scroll(page)
     shot(anna, f"stats-{lang}-{size[0]}", full=True)
+
+
+@pytest.mark.parametrize("lang", ["sv", "da"])
+def test_every_games_bot_ladder_fits_a_phone_without_scrolling_sideways(
+        browser: Any, server: str, lang: str) -> None:
+    """Every column of the ratings and of the heads-up results is on the screen: a rate
+    and its interval on two lines, the bots named without the "bot:" of the heading's
+    column (a table scrolled sideways hid the mean payoff)."""
+    anna = seated(browser, server, "Anna", lang, PHONE)
+    page = anna.page
+    for game in registered():
+        page.goto(f"/stats/{game}")
+        for table in ("#ladder", "#heads-up"):
+            assert page.evaluate("t => t.scrollWidth <= t.clientWidth",
+                                 page.locator(table).element_handle()), (game, table)
+        cell = page.locator("#heads-up tbody tr").first.locator("td").nth(3)
+        rate, interval = cell.inner_text().split("\n")
+        assert rate.endswith("%") and interval.startswith("(") and interval.endswith("%)")
+        no_sideways_scroll(page)
+    shot(anna, f"ladder-{lang}-{PHONE[0]}", full=True)
 
 
 @pytest.mark.parametrize("size", [PHONE, SCREEN])

@@ -44,10 +44,12 @@ def test_the_stats_page_shows_the_written_ladder(tmp_path, lang, heading, column
     assert "kastkopp ladder poker_dice --bots random,simple,strong --games 3 --seed 5" in text
     ratings = text[text.index('id="ladder"'):text.index('id="heads-up"')]
     shown = [row["bot"] for row in data["ratings"]]
-    assert [ratings.index(f"bot:{bot}<") for bot in shown] == sorted(
-        ratings.index(f"bot:{bot}<") for bot in shown)  # best first, as rated
+    named = [ratings.index(f'<span class="bot-prefix">bot:</span>{bot}<') for bot in shown]
+    assert named == sorted(named)  # best first, as rated
     bots = len(data["ratings"])
-    assert text.count("<tr><td>bot:") == bots * (bots - 1) // 2  # every pair heads-up
+    heads_up = text[text.index('id="heads-up"'):]
+    assert heads_up.count('<tr><td><span class="bot-prefix">bot:</span>') == \
+        bots * (bots - 1) // 2  # every pair heads-up
 
 
 def test_without_a_ladder_the_page_says_so(tmp_path):
