@@ -104,6 +104,31 @@ def test_a_sequence_number_written_twice_is_a_conflict_and_the_others_are_kept(
     assert len(stored(store, "t1")) == 2 and len(stored(store, "t2")) == 1
 
 
+def test_moves_made_just_after_a_commit_began_share_the_next_commit(tmp_path: Path):
+    """A disk flush costs as much for one move as for fifty: the writer starts a commit at
+    most every ``min_gap`` seconds, so the moves that come in between go together. A
+    move after a quiet spell is written at once."""
+    store = store_with_tables(str(tmp_path / "log.db"), 4)
+    commits: list[float] = []
+
+    async def main() -> tuple[int, int]:
+        writer = LogWriter(store, on_flush=commits.append, min_gap=1.0)
+        await writer.append("t0", rows(0, 2))  # quiet until now: committed by itself
+        alone = len(commits)
+        # three tables' moves, a little apart, while that commit is not a second old: one
+        # commit for all (each would have had its own, written at once)
+        waiting = []
+        for i in (1, 2, 3):
+            waiting.append(writer.submit(f"t{i}", rows(0, 2)))
+            await asyncio.sleep(0.05)
+        await asyncio.gather(*waiting)
+        writer.close()
+        return alone, len(commits)
+
+    assert asyncio.run(main()) == (1, 2)
+    assert all(len(stored(store, f"t{i}")) == 2 for i in range(4))
+
+
 def test_rows_given_to_a_closed_writer_are_refused_not_waited_for(tmp_path: Path):
     store = store_with_tables(str(tmp_path / "log.db"), 1)
     writer = LogWriter(store)
