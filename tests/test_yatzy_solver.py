@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from functools import cache
 
+import numpy as np
 import pytest
 
 from kastkopp.dice import multisets
 from kastkopp.engine import IllegalAction, RuleError
 from kastkopp.games.yatzy import FACE, YatzyRules, playable_rows, score, sub_multisets
-from kastkopp.strategy.yatzy_solver import DICE, ROLLS, Sheet, _states, _turn, solve
+from kastkopp.strategy.yatzy_solver import DICE, ROLLS, Sheet, SolvedTable, _states, _turn, solve
 
 # slow: solves games (seconds to minutes each)
 pytestmark = pytest.mark.slow
@@ -300,6 +301,44 @@ def test_the_optimal_bot_takes_the_advisors_first_choice(tarningspoker):
     choice = make_bot(game, "optimal").choose(view, state.legal_actions(), random.Random(0))
     best = tarningspoker.advise(**position_from_view(view))[0]
     assert str(choice) == best.choice
+
+
+def test_a_sheet_in_a_view_is_the_position_the_advisor_checks(tarningspoker):
+    """The bots take a sheet's position from the game's view without checking it again:
+    the same position the advisor finds from the used rows and the upper sum, at every
+    move of a few games (with the Yatzy row written, scratched and open)."""
+    import random
+
+    from kastkopp.games import load
+    from kastkopp.strategy.yatzy_optimal import position_from_view
+
+    for preset, seed in (("yahtzee", 1), ("yahtzee", 2), ("tarningspoker", 3)):
+        game = load("yatzy", preset=preset, players=2)
+        table = tarningspoker if preset == "tarningspoker" else SolvedTable(
+            Sheet.from_rules(game.rules), np.zeros((1, 1, 1)))
+        state, rng = game.new_state(), random.Random(seed)
+        while not state.is_over():
+            if state.chance() is not None:
+                chance = state.chance()
+                state = state.resolve(tuple(rng.randint(1, 6) for _ in range(chance.count)))
+                continue
+            seat = state.to_move()
+            view = {**state.view(seat), "seat": seat}
+            asked = position_from_view(view)
+            assert table.seat_position(view, seat) == table.position(
+                asked["used"], asked["upper"], asked["yatzy_zero"])
+            state = state.apply(rng.choice(state.legal_actions()))
+    # a Yatzy row written (the extra-Yatzy bonus held), scratched, and open
+    game = load("yatzy", preset="yahtzee", players=1)
+    table = SolvedTable(Sheet.from_rules(game.rules), np.zeros((1, 1, 1)))
+    yatzy = game.rules.rows.index("yatzy")
+    for cell, zero in ((50, False), (0, True), ("-", True)):
+        cells = [None] * len(game.rules.rows)
+        cells[yatzy] = cell
+        view = {"sheets": [cells], "upper": [0]}
+        held = table.seat_position(view, 0)
+        assert held == table.position(["yatzy"], 0, zero) and held.yatzy_holds == (not zero)
+    assert table.seat_position({"sheets": [[0] * len(cells)], "upper": [0]}, 0) is None
 
 
 def test_solve_yatzy_prints_the_expected_score_and_caches_it(tmp_path, monkeypatch):

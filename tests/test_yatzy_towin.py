@@ -30,6 +30,7 @@ from kastkopp.strategy.yatzy_towin import (
     advise,
     distributions_for,
     outlook,
+    view_choices,
 )
 from test_cli_language import english_only, words
 
@@ -215,6 +216,30 @@ def test_the_bot_takes_the_long_shot_in_a_game(table):
     assert str(towin.choose(view, legal, random.Random(0))) == "keep 5 5 5"
     optimal = make_bot(game, "optimal")
     assert str(optimal.choose(view, legal, random.Random(0))) == "score chance"
+
+
+def test_a_turn_is_solved_once_and_its_later_throws_choose_as_a_fresh_solve(table):
+    """The opponent does not move during my turn, so the bot solves the turn at its first
+    throw and reuses that for the next: the choices are the same as solved afresh."""
+    game = load("yatzy", preset="yahtzee", players=2)
+    t = Table(game, dice=SeededDice(7))
+    towin, optimal = TowinYatzyBot(YAHTZEE), make_bot(game, "optimal")
+    rng, solved, reused = random.Random(7), 0, 0
+    while not t.state.is_over():
+        seat = t.state.to_move()
+        view = t.state.view(seat)
+        if seat == 0:
+            before = list(towin._turn.values())
+            mine = {**view, "seat": 0}
+            assert view_choices(table, mine, towin._turn) == view_choices(table, mine)
+            after = list(towin._turn.values())
+            if view["throw"] < view["throws"]:
+                reused += view["throw"] > 1 and len(before) == 1 and after[0] is before[0]
+                solved += view["throw"] == 1
+            t.act(0, towin.choose(view, t.state.legal_actions(), rng))
+        else:
+            t.act(1, optimal.choose(view, t.state.legal_actions(), rng))
+    assert solved == len(YAHTZEE.rows) and reused > 0
 
 
 def test_an_opponent_sheet_is_their_total_and_their_distribution(table):

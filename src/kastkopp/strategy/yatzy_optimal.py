@@ -133,7 +133,12 @@ class OptimalYatzyBot(Player):
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
-        advice = table_for(self.rules).advise(**position_from_view(view))
+        table = table_for(self.rules)
+        # the game's own sheet: its position is taken as it is, not checked as typed in
+        position = table.seat_position(view, view["seat"])
+        assert position is not None  # a seat to move has a row open
+        advice = table.choices(position, tuple(sorted(view["dice"])),
+                               view["throws"] - view["throw"])
         by_name = {str(a): a for a in legal}
         for choice in advice:
             if choice.choice in by_name:

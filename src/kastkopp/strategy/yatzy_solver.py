@@ -738,6 +738,20 @@ class SolvedTable:
             holds = 1
         return Position(mask, int(ui), holds)
 
+    def seat_position(self, view: dict[str, Any], seat: int) -> Position | None:
+        """The position of a seat's sheet in a Yatzy view (the game's own sheet, so a legal
+        one: not checked again, as :meth:`position` checks one typed in), or ``None`` when
+        every row is written."""
+        sheet = self.sheet
+        cells = view["sheets"][seat]
+        mask = sum(1 << j for j, cell in enumerate(cells) if cell is None)
+        if mask == 0:
+            return None
+        upper = min(max(view["upper"][seat], sheet.low), sheet.high) - sheet.low
+        written = cells[sheet.yatzy_row]
+        holds = int(sheet.flags == 2 and written is not None and written not in (0, "-"))
+        return Position(mask, upper, holds)
+
     def value(self, position: Position) -> float:
         """Expected points still to come from a position between turns."""
         return float(self.values[position.mask, position.upper_index, position.yatzy_holds])

@@ -279,9 +279,11 @@ def _beat(against: Outlook) -> np.ndarray:
 
 
 def win_choices(d: DistributionTable, position: Position, faces: Faces, rerolls: int,
-                already: float, against: Outlook) -> list[WinChoice]:
+                already: float, against: Outlook, stages: np.ndarray | None = None
+                ) -> list[WinChoice]:
     """Every choice with dice in hand (each row, each keep when rerolls are left), most
-    likely to win first (ties by the expected score)."""
+    likely to win first (ties by the expected score). ``stages`` may be the turn's
+    (:func:`turn_stages`), kept from an earlier throw of the same turn."""
     table, sheet = d.table, d.table.sheet
     throws = sheet.throws
     throw = throws - rerolls
@@ -299,7 +301,8 @@ def win_choices(d: DistributionTable, position: Position, faces: Faces, rerolls:
                      against.low, out)
         found.append((f"score {row}", out.copy()))
     if rerolls:
-        stages = turn_stages(d, position, total, against)
+        if stages is None:
+            stages = turn_stages(d, position, total, against, beat)
         at_throw = throws + throw - 1
         for keep in ymod.sub_multisets(faces):
             if len(keep) < 5:
@@ -310,14 +313,15 @@ def win_choices(d: DistributionTable, position: Position, faces: Faces, rerolls:
     return sorted(choices, key=lambda c: (-round(c.win, 12), -c.expected))
 
 
-def turn_stages(d: DistributionTable, p: Position, total: int, against: Outlook
-                ) -> np.ndarray:
+def turn_stages(d: DistributionTable, p: Position, total: int, against: Outlook,
+                beat: np.ndarray | None = None) -> np.ndarray:
     """(chance of winning, mean, second moment of my final score) of every roll and keep of
     one turn from ``p`` with ``total`` points on my sheet, played to win this turn."""
     sheet = d.table.sheet
     stages = np.empty((3, 2 * sheet.throws, len(KEEPS)))
     _win_turn(p.mask, p.upper_index, p.yatzy_holds, total, d.flat, d.start, d.low, d.length,
-              _beat(against), against.low, sheet.arrays(), sheet.ints(),
+              _beat(against) if beat is None else beat, against.low, sheet.arrays(),
+              sheet.ints(),
               float(sheet.rules.yatzy_bonus), DICE["cls"], DICE["child"], DICE["parents"],
               stages)
     return stages
@@ -337,17 +341,9 @@ def advise(d: DistributionTable, against: Outlook, used: Sequence[str] = (), upp
 
 
 def seat_position(d: DistributionTable, view: dict[str, Any], seat: int) -> Position | None:
-    """The solver's position of a seat's sheet in a view (the game's own sheet, so a legal
-    one: no checking again), or ``None`` when every row is written."""
-    sheet = d.table.sheet
-    cells = view["sheets"][seat]
-    mask = sum(1 << j for j, cell in enumerate(cells) if cell is None)
-    if mask == 0:
-        return None
-    upper = min(max(view["upper"][seat], sheet.low), sheet.high) - sheet.low
-    written = cells[sheet.yatzy_row]
-    holds = int(sheet.flags == 2 and written is not None and written not in (0, "-"))
-    return Position(mask, upper, holds)
+    """The solver's position of a seat's sheet in a view, or ``None`` when every row is
+    written (:meth:`SolvedTable.seat_position`)."""
+    return d.table.seat_position(view, seat)
 
 
 def opponent(d: DistributionTable, view: dict[str, Any]) -> Outlook | None:
@@ -365,17 +361,29 @@ def opponent(d: DistributionTable, view: dict[str, Any]) -> Outlook | None:
     return best
 
 
-def view_choices(d: DistributionTable, view: dict[str, Any]) -> list[WinChoice] | None:
+def view_choices(d: DistributionTable, view: dict[str, Any],
+                 kept: dict[tuple[Any, ...], np.ndarray] | None = None
+                 ) -> list[WinChoice] | None:
     """The seat's choices (its own turn, dice in hand) by the chance of winning, or
-    ``None`` with nobody to beat."""
+    ``None`` with nobody to beat. ``kept`` holds the last turn solved: the opponent does
+    not move during my turn, so its later throws reuse the solve of the first."""
     against = opponent(d, view)
     seat = view["seat"]
     p = seat_position(d, view, seat)
     if against is None or p is None:
         return None
     rerolls = view["throws"] - view["throw"]
-    return win_choices(d, p, tuple(sorted(view["dice"])), rerolls, view["totals"][seat],
-                       against)
+    total = view["totals"][seat]
+    stages = None
+    if rerolls and kept is not None:
+        key = (p.mask, p.upper_index, p.yatzy_holds, round(total), against.low,
+               against.chances.tobytes())
+        stages = kept.get(key)
+        if stages is None:
+            stages = turn_stages(d, p, round(total), against)
+            kept.clear()
+            kept[key] = stages
+    return win_choices(d, p, tuple(sorted(view["dice"])), rerolls, total, against, stages)
 
 
 @dataclass
@@ -385,12 +393,15 @@ class TowinYatzyBot(Player):
 
     rules: YatzyRules
     margin: float = 0.0
+    # the turn solved at the first throw, for the throws after it (see view_choices)
+    _turn: dict[tuple[Any, ...], np.ndarray] = field(default_factory=dict, repr=False,
+                                                     compare=False)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random) -> Action:
         d = distributions_for(self.rules)
         view = {**view, "seat": view["player"]}
-        to_win = view_choices(d, view)
+        to_win = view_choices(d, view, self._turn)
         if to_win is not None:
             names = [c.choice for c in to_win]
             safe = max(to_win, key=lambda c: c.expected)
