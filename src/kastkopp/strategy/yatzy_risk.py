@@ -78,9 +78,10 @@ def better(a, b):
 
 
 @numba.njit(cache=True, nogil=True)
-def rolls_written(mask, y, cells, pmin, arrays, ints, cls, now):
+def rolls_written(mask, y, cells, pmin, arrays, ints, cls, now, marking=False):
     """now[table, :, r]: the best row to write roll ``r`` in (``table`` 1: the first throw),
-    from ``cells[row, points - pmin, extra Yatzy paid]``, what ending the turn so is worth."""
+    from ``cells[row, points - pmin, extra Yatzy paid]``, what ending the turn so is worth.
+    ``marking``: only mark the cells the rolls read (``cells[..., 0]`` set to one)."""
     points, playable, joker, extra = arrays[0], arrays[2], arrays[3], arrays[4]
     flags, first_differs, dice_matter = ints[3], ints[5], ints[6]
     n = points.shape[1]
@@ -103,7 +104,9 @@ def rolls_written(mask, y, cells, pmin, arrays, ints, cls, now):
                 if not (rows >> j & 1) or not (mask >> j & 1):
                     continue
                 cell = cells[j, int(points[t, j, r]) - pmin, e]
-                if better(cell, best):
+                if marking:
+                    cell[0] = 1.0
+                elif better(cell, best):
                     best[:] = cell
     if not first_differs:
         now[1, :, :] = now[0, :, :]

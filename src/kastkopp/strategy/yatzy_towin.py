@@ -70,6 +70,7 @@ from kastkopp.strategy.yatzy_solver import (
 )
 
 TIE = 1e-12  # chances of winning closer than this are the same; the expected score decides
+TAIL = 1e-6  # the chance a tail left out of a play's estimated chance of winning may hold
 _TABLES: LRU[YatzyRules, DistributionTable] = LRU(env_int("KASTKOPP_SOLVED_TABLES", 6))
 _RISKS: LRU[YatzyRules, RiskTable] = LRU(env_int("KASTKOPP_SOLVED_TABLES", 6))
 
@@ -204,8 +205,8 @@ def _ending_at(rest, nui, ny, shift, flat, start, low, length, beat, beat_low, m
     if rest == 0:
         _shifted(np.ones(1), 0, 0, 1, shift, beat, beat_low, out)
         return
-    _shifted(flat, start[rest, nui, ny], low[rest, nui, ny], length[rest, nui, ny], shift,
-             beat, beat_low, out)
+    at, lo, n = start[rest, nui, ny], low[rest, nui, ny], length[rest, nui, ny]
+    _shifted(flat, at, lo, n, shift, beat, beat_low, out)
     if means.shape[0] == 0 or not 0.0 < out[0] < 1.0:
         return  # no table, or the game is decided whatever comes
     # Each play's final score is taken as the expected-score play's, moved to its mean and
@@ -214,12 +215,22 @@ def _ending_at(rest, nui, ny, shift, flat, start, low, length, beat, beat_low, m
     s0 = math.sqrt(max(out[2] - m0 * m0, 0.0))
     if s0 == 0.0:
         return
-    at, lo, n = start[rest, nui, ny], low[rest, nui, ny], length[rest, nui, ny]
+    # the tails of under a millionth are left out of these sums: a tenth of the work
+    a, z = at, at + n
+    tail = 0.0
+    while a < z - 1 and tail + flat[a] < TAIL:
+        tail += flat[a]
+        a += 1
+    tail = 0.0
+    while z - 1 > a and tail + flat[z - 1] < TAIL:
+        tail += flat[z - 1]
+        z -= 1
     chance, mean, second = out[0], out[1], out[2]
     for k in range(means.shape[0]):
         m = shift + float(means[k, rest, nui, ny])
         v = float(variances[k, rest, nui, ny])
-        w = _stretched(flat, at, lo, n, shift, m0, m, math.sqrt(v) / s0, beat, beat_low)
+        w = _stretched(flat, a, lo + a - at, z - a, shift, m0, m, math.sqrt(v) / s0, beat,
+                       beat_low)
         if w > chance + TIE:
             chance, mean, second = w, m, m * m + v
     out[0] = chance
@@ -242,8 +253,8 @@ def _stretched(flat, at, low, length, shift, m0, m, scale, beat, beat_low):
         elif b > -1.0:
             f = math.floor(b)
             i0 = int(f)
-            lo = beat[i0] if i0 >= 0 else 0.0
-            w += c * (lo + (b - f) * (beat[i0 + 1] - lo))
+            below = beat[i0] if i0 >= 0 else 0.0
+            w += c * (below + (b - f) * (beat[i0 + 1] - below))
         total += c
     return w / total
 
@@ -257,16 +268,20 @@ def _win_turn(mask, ui, y, total, flat, start, low, length, beat, beat_low, mean
     flags = ints[3]
     n = arrays[0].shape[1]
     cells = np.zeros((n, span, 2, 3))
+    now = np.empty((2, 3, 252))
+    rolls_written(mask, y, cells, pmin, arrays, ints, cls, now, True)
     for j in range(n):
         if not mask >> j & 1:
             continue
         for p in values[j]:
             for e in range(flags):
+                cell = cells[j, p - pmin, e]
+                if cell[0] != 1.0:
+                    continue  # no roll writes it: not worth a look at the distributions
                 g, rest, nui, ny = row_written(mask, ui, y, j, p, e, arrays, ints,
                                                yatzy_bonus)
                 _ending_at(rest, nui, ny, total + g, flat, start, low, length, beat,
-                           beat_low, means, variances, cells[j, p - pmin, e])
-    now = np.empty((2, 3, 252))
+                           beat_low, means, variances, cell)
     rolls_written(mask, y, cells, pmin, arrays, ints, cls, now)
     turn_back(now, ints[4], child, parents, stages)
 
