@@ -226,9 +226,12 @@ def _ending_at(rest, nui, ny, shift, flat, start, low, length, beat, beat_low, m
         tail += flat[z - 1]
         z -= 1
     chance, mean, second = out[0], out[1], out[2]
+    ahead = out[0] >= 0.5
     for k in range(means.shape[0]):
         m = shift + float(means[k, rest, nui, ny])
         v = float(variances[k, rest, nui, ny])
+        if (v >= s0 * s0) == ahead:
+            continue  # no play makes more points: the leader gains by less spread only
         w = _stretched(flat, a, lo + a - at, z - a, shift, m0, m, math.sqrt(v) / s0, beat,
                        beat_low)
         if w > chance + TIE:
