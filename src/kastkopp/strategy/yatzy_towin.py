@@ -14,6 +14,13 @@ keep, when to stand, which row) is then solved the way the solver solves it, max
 that chance instead of the points; ties (a game already won or lost) go by the expected
 score. Re-planned every turn, this is one step of policy improvement over the optimum.
 
+``bot:towin`` plans further: after the turn in hand, the rest of the game may be played
+cautiously or boldly, by any of the whole-game plays of the risk table
+(:mod:`kastkopp.strategy.yatzy_risk`), and each way the turn can end is valued by the play
+most likely to win from there. Those chances are estimates (each play's final score is the
+exact expected-score one moved to the play's mean and stretched to its spread); the advice
+(:func:`advise`, the hint) gives the exact chances of the turn planned alone.
+
 ``bot:towin`` plays heads-up this way. With more players it plays against the opponent
 with the highest expected final score (the one to beat); alone it has nobody to beat and
 plays for the expected score, as ``bot:optimal``.
@@ -91,13 +98,6 @@ def risk_for(rules: YatzyRules) -> RiskTable:
         found = risk_table(rules)
         _RISKS.put(rules, found)
     return found
-
-
-def risk_at_hand(rules: YatzyRules) -> RiskTable | None:
-    """The risk table of ``rules`` if it is kept or on disk, else ``None``."""
-    if rules in _RISKS or risk_path(rules).exists():
-        return risk_for(rules)
-    return None
 
 
 def at_hand(rules: YatzyRules) -> DistributionTable | None:
@@ -215,7 +215,7 @@ def _ending_at(rest, nui, ny, shift, flat, start, low, length, beat, beat_low, m
     s0 = math.sqrt(max(out[2] - m0 * m0, 0.0))
     if s0 == 0.0:
         return
-    # the tails of under a millionth are left out of these sums: a tenth of the work
+    # the tails (a millionth of the chance each side) are left out of these estimates
     a, z = at, at + n
     tail = 0.0
     while a < z - 1 and tail + flat[a] < TAIL:
@@ -354,7 +354,7 @@ def turn_stages(d: DistributionTable, p: Position, total: int, against: Outlook,
 
 def advise(d: DistributionTable, against: Outlook, used: Sequence[str] = (), upper: int = 0,
            dice: Sequence[int] = (), rerolls: int = 0, yatzy_zero: bool = False,
-           already: float = 0.0, risk: RiskTable | None = None) -> list[WinChoice]:
+           already: float = 0.0) -> list[WinChoice]:
     """:func:`win_choices` for a sheet described as the solver's ``advise`` takes it."""
     position = d.table.position(used, upper, yatzy_zero)
     faces = _check_dice(dice)
@@ -362,7 +362,7 @@ def advise(d: DistributionTable, against: Outlook, used: Sequence[str] = (), upp
     if not 0 <= rerolls <= throws - 1:
         raise IllegalAction(f"rerolls left must be 0 to {throws - 1} (a turn has "
                             f"{throws} throws), not {rerolls}")
-    return win_choices(d, position, faces, rerolls, already, against, risk=risk)
+    return win_choices(d, position, faces, rerolls, already, against)
 
 
 def seat_position(d: DistributionTable, view: dict[str, Any], seat: int) -> Position | None:
