@@ -62,3 +62,18 @@ def test_solved_tables_in_memory_are_bounded_least_recently_used_out(
     assert first in tables and third in tables and second not in tables
     assert yatzy_optimal.solving(first) is None  # kept: nothing to solve
     assert yatzy_optimal.solving(second) is not None
+
+
+def test_a_table_missing_from_memory_is_made_once_and_then_kept() -> None:
+    tables: LRU[str, str] = LRU(2)
+    made: list[str] = []
+
+    def make(key: str) -> str:
+        made.append(key)
+        return key.upper()
+
+    assert tables.kept("a", make) == "A" and tables.kept("a", make) == "A"
+    assert made == ["a"]
+    tables.kept("b", make)
+    tables.kept("c", make)  # "a" is now the least recently used: out
+    assert tables.kept("a", make) == "A" and made == ["a", "b", "c", "a"]

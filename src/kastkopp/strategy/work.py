@@ -139,6 +139,15 @@ class LRU(Generic[K, V]):
 
     __setitem__ = put
 
+    def kept(self, key: K, make: Callable[[K], V]) -> V:
+        """The entry of ``key``; when there is none, ``make(key)``, kept. (Two threads
+        missing at once may both make it; the last one made is kept.)"""
+        found = self.get(key)
+        if found is None:
+            found = make(key)
+            self.put(key, found)
+        return found
+
     def __getitem__(self, key: K) -> V:
         with self._lock:
             if key not in self._entries:

@@ -33,6 +33,7 @@ push the solver's small tables out.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ from kastkopp.strategy.yatzy_solver import (
     DICE,
     NEG,
     Position,
+    Sheet,
     SolvedTable,
     _states,
     _turn,
@@ -73,28 +75,33 @@ def _bounds(sheet: Any) -> tuple[int, int]:
 
 
 @numba.njit(cache=True, nogil=True)
+def rows_for(mask, r, table, arrays, ints):
+    """The rows roll ``r`` may be written in with the rows ``mask`` open, and the score
+    table it is scored by: ``table``, or ``table + 2`` under the joker."""
+    playable, joker = arrays[2], arrays[3]
+    rows = playable[mask, 0]
+    t = table
+    if ints[6]:  # the dice matter: an all-alike roll may be played elsewhere
+        for face in range(1, 7):
+            if ALIKE[face - 1] == r:
+                rows = playable[mask, face]
+                if joker[mask, face]:
+                    t = table + 2
+    return rows, t
+
+
+@numba.njit(cache=True, nogil=True)
 def _row_choices(mask, ui, y, table, E, arrays, ints, value, row):
     """value[r], row[r]: the best row for roll ``r`` by the expected score (as the solver's
     ``_score_now``, ties to the first row) and what it is worth."""
-    points, upper, playable, joker, bonus = (arrays[0], arrays[1], arrays[2], arrays[3],
-                                             arrays[5])
-    upper_open = arrays[8]
-    yatzy_row, low, high, flags, dice_matter = ints[0], ints[1], ints[2], ints[3], ints[6]
+    points, upper, bonus, upper_open = arrays[0], arrays[1], arrays[5], arrays[8]
+    yatzy_row, low, high, flags = ints[0], ints[1], ints[2], ints[3]
     n = points.shape[1]
     complete = 1 if upper_open[mask] == 1 else 0
     for r in range(252):
         value[r] = NEG
         row[r] = -1
-        jokered = False
-        rows = playable[mask, 0]
-        t = table
-        if dice_matter:
-            for face in range(1, 7):
-                if ALIKE[face - 1] == r:
-                    rows = playable[mask, face]
-                    jokered = joker[mask, face]
-        if jokered:
-            t = table + 2
+        rows, t = rows_for(mask, r, table, arrays, ints)
         for j in range(n):
             if not (rows >> j & 1) or not (mask >> j & 1):
                 continue
@@ -350,6 +357,23 @@ def distributions(rules: YatzyRules, cache: bool = True, directory: Path | None 
     return result
 
 
+def layers(sheet: Sheet) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The positions between turns, one row open first, as the solver takes them: for each
+    number of open rows (solved, copies, source): the positions to solve, and those worth
+    the same as one of them (its upper sum, ``source``), copied from it."""
+    n = len(sheet.rows)
+    masks = np.arange(1 << n)
+    popcount = np.zeros(1 << n, dtype=np.int64)
+    for j in range(n):
+        popcount += (masks >> j) & 1
+    rep = _upper_classes(sheet)
+    for k in range(1, n + 1):
+        layer = _states(sheet, k, popcount)
+        same = rep[sheet.upper_bits(layer[:, 0]), layer[:, 1]]
+        own = same == layer[:, 1]
+        yield layer[own], layer[~own], same[~own]
+
+
 def _index_path(path: Path) -> Path:
     """Where the positions' runs of the chances in ``path`` are kept."""
     return path.with_name(path.name.removesuffix(".npy") + ".index.npz")
@@ -357,7 +381,6 @@ def _index_path(path: Path) -> Path:
 
 def _compute(table: SolvedTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     sheet, values = table.sheet, table.values
-    n = len(sheet.rows)
     floor, ceiling = _bounds(sheet)
     pmin = min(0, int(sheet.points.min()))
     prange_points = int(sheet.points.max()) - pmin + 1
@@ -367,18 +390,9 @@ def _compute(table: SolvedTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     length = np.zeros(shape, dtype=np.int32)
     flat = np.zeros(1 << 20, dtype=np.float32)  # single precision: it is most of the memory
     used = 0
-    masks = np.arange(1 << n)
-    popcount = np.zeros(1 << n, dtype=np.int64)
-    for j in range(n):
-        popcount += (masks >> j) & 1
-    rep = _upper_classes(sheet)
     arrays, ints = sheet.arrays(), sheet.ints()
     width = ceiling - floor + 1
-    for k in range(1, n + 1):
-        layer = _states(sheet, k, popcount)
-        same = rep[sheet.upper_bits(layer[:, 0]), layer[:, 1]]
-        own = same == layer[:, 1]
-        solved, copies, source = layer[own], layer[~own], same[~own]
+    for solved, copies, source in layers(sheet):
         for c in range(0, len(solved), CHUNK):  # a layer reads only the layers below it
             states = np.ascontiguousarray(solved[c:c + CHUNK])
             dense = np.empty((len(states), width))

@@ -39,13 +39,9 @@ _TABLES: LRU[YatzyRules, SolvedTable] = LRU(TABLES_KEPT)
 
 def table_for(rules: YatzyRules) -> SolvedTable:
     """The solved table of ``rules``: kept, loaded from the disk cache, or solved."""
-    table = _TABLES.get(rules)
-    if table is None:
-        from kastkopp.strategy.yatzy_solver import solve
+    from kastkopp.strategy.yatzy_solver import solve
 
-        table = solve(rules)
-        _TABLES.put(rules, table)
-    return table
+    return _TABLES.kept(rules, solve)
 
 
 def solve_to_disk(rules: YatzyRules, directory: str) -> None:

@@ -32,6 +32,7 @@ True
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba
@@ -39,17 +40,14 @@ import numpy as np
 
 from kastkopp.games.yatzy import YatzyRules
 from kastkopp.strategy.work import env_int, partial, prune, touch
-from kastkopp.strategy.yatzy_distribution import row_written
+from kastkopp.strategy.yatzy_distribution import layers, row_written, rows_for
 from kastkopp.strategy.yatzy_solver import (
-    ALIKE,
     CACHE_MB,
     DICE,
     NEG,
     Position,
     Sheet,
     SolvedTable,
-    _states,
-    _upper_classes,
     cache_dir,
     cache_key,
     solve,
@@ -82,19 +80,12 @@ def rolls_written(mask, y, cells, pmin, arrays, ints, cls, now, marking=False):
     """now[table, :, r]: the best row to write roll ``r`` in (``table`` 1: the first throw),
     from ``cells[row, points - pmin, extra Yatzy paid]``, what ending the turn so is worth.
     ``marking``: only mark the cells the rolls read (``cells[..., 0]`` set to one)."""
-    points, playable, joker, extra = arrays[0], arrays[2], arrays[3], arrays[4]
-    flags, first_differs, dice_matter = ints[3], ints[5], ints[6]
+    points, extra = arrays[0], arrays[4]
+    flags, first_differs = ints[3], ints[5]
     n = points.shape[1]
     for table in range(2 if first_differs else 1):
         for r in range(252):
-            rows = playable[mask, 0]
-            t = table
-            if dice_matter:
-                for face in range(1, 7):
-                    if ALIKE[face - 1] == r:
-                        rows = playable[mask, face]
-                        if joker[mask, face]:
-                            t = table + 2
+            rows, t = rows_for(mask, r, table, arrays, ints)
             e = 1 if flags == 2 and cls[r] > 0 and extra[mask, y, cls[r]] else 0
             best = now[table, :, r]
             best[0] = NEG
@@ -217,19 +208,17 @@ def _layer(states, thetas, E, U, M, Q, values, pmin, span, arrays, ints, yatzy_b
             Q[k, mask, ui, y] = q
 
 
+@dataclass
 class RiskTable:
     """The solver's table with, for each attitude ``theta[k]`` and every position between
     turns, the mean and variance of the points to come under that play."""
 
-    def __init__(self, table: SolvedTable, theta: np.ndarray, means: np.ndarray,
-                 variances: np.ndarray, seconds: float = 0.0, from_cache: bool = False
-                 ) -> None:
-        self.table = table
-        self.theta = theta
-        self.means = means
-        self.variances = variances
-        self.seconds = seconds
-        self.from_cache = from_cache
+    table: SolvedTable
+    theta: np.ndarray
+    means: np.ndarray
+    variances: np.ndarray
+    seconds: float = 0.0
+    from_cache: bool = False
 
     def mean(self, k: int, p: Position) -> float:
         return float(self.means[k, p.mask, p.upper_index, p.yatzy_holds])
@@ -268,20 +257,10 @@ def risk_table(rules: YatzyRules, cache: bool = True, directory: Path | None = N
 
 def _compute(table: SolvedTable, thetas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sheet, E = table.sheet, table.values
-    n = len(sheet.rows)
     shape = (len(thetas), *E.shape)
     U, M, Q = np.zeros(shape), np.zeros(shape), np.zeros(shape)
-    masks = np.arange(1 << n)
-    popcount = np.zeros(1 << n, dtype=np.int64)
-    for j in range(n):
-        popcount += (masks >> j) & 1
-    rep = _upper_classes(sheet)
     values, pmin, span = row_points(sheet)
-    for k in range(1, n + 1):
-        layer = _states(sheet, k, popcount)
-        same = rep[sheet.upper_bits(layer[:, 0]), layer[:, 1]]
-        own = same == layer[:, 1]
-        solved, copies, source = layer[own], layer[~own], same[~own]
+    for solved, copies, source in layers(sheet):
         _layer(np.ascontiguousarray(solved), thetas, E, U, M, Q, values, pmin, span,
                sheet.arrays(), sheet.ints(), float(table.rules.yatzy_bonus), DICE["cls"],
                DICE["child"], DICE["parents"], DICE["prob"])

@@ -84,20 +84,12 @@ _RISKS: LRU[YatzyRules, RiskTable] = LRU(env_int("KASTKOPP_SOLVED_TABLES", 6))
 
 def distributions_for(rules: YatzyRules) -> DistributionTable:
     """The distribution table of ``rules``: kept, loaded from the disk cache, or computed."""
-    found = _TABLES.get(rules)
-    if found is None:
-        found = distributions(rules)
-        _TABLES.put(rules, found)
-    return found
+    return _TABLES.kept(rules, distributions)
 
 
 def risk_for(rules: YatzyRules) -> RiskTable:
     """The risk table of ``rules``: kept, loaded from the disk cache, or computed."""
-    found = _RISKS.get(rules)
-    if found is None:
-        found = risk_table(rules)
-        _RISKS.put(rules, found)
-    return found
+    return _RISKS.kept(rules, risk_table)
 
 
 def at_hand(rules: YatzyRules) -> DistributionTable | None:
