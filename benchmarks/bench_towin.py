@@ -1,7 +1,7 @@
 """Yatzy played to win: ``bot:towin`` against ``bot:optimal``, heads-up, with its 95% interval.
 
     .venv/bin/python benchmarks/bench_towin.py [PAIRS] [PRESET ...] [--seconds S] [--margin M]
-        [--processes P] [--turn-only]
+        [--processes P]
 
 For each preset (default: yatzy and yahtzee) PAIRS pairs of games are played (default
 1000), or as many as S seconds allow (the tally so far is printed every 100 pairs), in P
@@ -12,9 +12,7 @@ dice of stream A in the first and of stream B in the second, optimal the others,
 seats are swapped too. Each seat draws from its own stream in order, so while both play
 alike they roll the same dice; if towin played exactly as optimal does, every pair would
 be one win and one loss (common random numbers), and the difference towin makes is what
-the pairs measure. ``--turn-only``: towin plans the turn in hand to win and plays the
-rest of the game for the expected score (without the risk table). ``--margin M``: towin
-leaves the best expected score only for a choice
+the pairs measure. ``--margin M``: towin leaves the best expected score only for a choice
 at least M more likely to win (default: the bot's own, 0). The peer is ``bot:optimal``
 (the expected-score optimum): a ratio above 1 (win rate over 50%) is towin's gain. Prints
 the win rate (ties count half), its 95% interval from the spread of the pairs, the mean
@@ -38,7 +36,7 @@ from kastkopp.engine import Table
 from kastkopp.games import load
 from kastkopp.games.yatzy import YatzyRules, YatzyState
 from kastkopp.strategy import make_bot
-from kastkopp.strategy.yatzy_towin import TowinYatzyBot, distributions_for, risk_for
+from kastkopp.strategy.yatzy_towin import TowinYatzyBot, distributions_for
 
 
 @dataclass
@@ -55,7 +53,6 @@ class SeatStreams(DiceSource):
 
 
 MARGIN = 0.0  # bot:towin's margin (``--margin``)
-AHEAD = True  # whether towin plans the rest of the game (``--turn-only``: not)
 
 
 def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[float, int, int]:
@@ -67,7 +64,7 @@ def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[fl
         [1 - towin_stream, towin_stream]
     dice = SeatStreams(streams=[streams[order[0]], streams[order[1]]])
     table = Table(g, dice=dice)
-    bots = [TowinYatzyBot(YatzyRules.make(preset), MARGIN, AHEAD) if s == towin_seat
+    bots = [TowinYatzyBot(YatzyRules.make(preset), MARGIN) if s == towin_seat
             else make_bot(g, "optimal") for s in range(2)]
     rng = random.Random(seed)
     while not table.state.is_over():
@@ -93,9 +90,9 @@ def pair(preset: str, seed: int) -> Pair:
     return (a[0] + b[0]) / 2, a[1], b[1], a[2], b[2]
 
 
-def chunk(preset: str, first: int, last: int, margin: float, ahead: bool) -> list[Pair]:
-    global MARGIN, AHEAD
-    MARGIN, AHEAD = margin, ahead  # a process of the pool learns them here
+def chunk(preset: str, first: int, last: int, margin: float) -> list[Pair]:
+    global MARGIN
+    MARGIN = margin  # a process of the pool learns the margin here
     return [pair(preset, seed) for seed in range(first, last)]
 
 
@@ -104,10 +101,10 @@ def played(preset: str, pairs: int, processes: int) -> Iterator[list[Pair]]:
     bounds = [(first, min(first + CHUNK, pairs)) for first in range(0, pairs, CHUNK)]
     if processes <= 1:
         for first, last in bounds:
-            yield chunk(preset, first, last, MARGIN, AHEAD)
+            yield chunk(preset, first, last, MARGIN)
         return
     with ProcessPoolExecutor(processes) as pool:
-        futures = [pool.submit(chunk, preset, first, last, MARGIN, AHEAD) for first, last in bounds]
+        futures = [pool.submit(chunk, preset, first, last, MARGIN) for first, last in bounds]
         try:
             for future in futures:
                 yield future.result()
@@ -119,9 +116,8 @@ def played(preset: str, pairs: int, processes: int) -> Iterator[list[Pair]]:
 def run(preset: str, pairs: int, limit: float, processes: int = 1) -> None:
     started = time.perf_counter()
     m = distributions_for(YatzyRules.make(preset))
-    r = risk_for(YatzyRules.make(preset))
     build = time.perf_counter() - started
-    source = "from the cache" if m.from_cache and r.from_cache else "computed"
+    source = "from the cache" if m.from_cache else "computed"
     print(f"{preset}: tables {source} in {build:.1f} s", flush=True)
     results: list[float] = []
     mine: list[int] = []
@@ -152,12 +148,9 @@ def report(preset: str, results: list[float], mine: list[int], theirs: list[int]
 
 
 def main() -> None:
-    global MARGIN, AHEAD
+    global MARGIN
     args = sys.argv[1:]
     limit = float("inf")
-    if "--turn-only" in args:
-        AHEAD = False
-        args.remove("--turn-only")
     if "--margin" in args:
         at = args.index("--margin")
         MARGIN = float(args[at + 1])

@@ -24,14 +24,12 @@ from kastkopp.games import load
 from kastkopp.games.yatzy import FACE, YatzyRules, playable_rows, score, sub_multisets
 from kastkopp.strategy import bot_names, make_bot
 from kastkopp.strategy.yatzy_distribution import DistributionTable, distributions
-from kastkopp.strategy.yatzy_risk import RiskTable
 from kastkopp.strategy.yatzy_towin import (
     Outlook,
     TowinYatzyBot,
     advise,
     distributions_for,
     outlook,
-    risk_for,
     view_choices,
 )
 from test_cli_language import english_only, words
@@ -104,16 +102,9 @@ def test_yahtzees_distribution_has_the_known_mean_and_spread(table):
     assert low + len(run) > 700 and run[700 - low:].sum() < 1e-3
 
 
-def distribution(rules: YatzyRules, open_rows: frozenset[str], upper: int,
-                 theta: float = 0.0) -> dict[int, float]:
+def distribution(rules: YatzyRules, open_rows: frozenset[str], upper: int) -> dict[int, float]:
     """The points still to come under expected-score play, by brute force (at positions
-    where no extra Yatzy can be paid); with ``theta``, under the play that maximises the
-    mean of ``exp(theta * points)`` instead (minimises it below zero)."""
-
-    def worth(dist: Counter) -> float:
-        if theta == 0.0:
-            return mean(dist)
-        return float(np.sign(theta)) * sum(p * np.exp(theta * v) for v, p in dist.items())
+    where no extra Yatzy can be paid)."""
 
     @cache
     def left(rows: frozenset[str], upper: int) -> tuple[tuple[int, float], ...]:
@@ -138,8 +129,8 @@ def distribution(rules: YatzyRules, open_rows: frozenset[str], upper: int,
             if throw < rules.throws:
                 options += [rolling(keep, throw) for keep in sub_multisets(dice)
                             if len(keep) < 5]
-            best = max(options, key=worth)
-            return worth(best), tuple(best.items())
+            best = max(options, key=mean)
+            return mean(best), tuple(best.items())
 
         @cache
         def rolling(keep, throw: int) -> Counter:
@@ -221,7 +212,7 @@ def test_the_bot_takes_the_long_shot_in_a_game(table):
             "upper": [63, 63], "totals": [200, 265], "dice": [5, 6, 5, 6, 5],
             "throw": 2, "throws": 3}
     legal = [game.parse_action(a) for a in ("keep 5 5 5", "score chance", "keep 6 6")]
-    towin = TowinYatzyBot(YAHTZEE, ahead=False)
+    towin = TowinYatzyBot(YAHTZEE)
     assert str(towin.choose(view, legal, random.Random(0))) == "keep 5 5 5"
     optimal = make_bot(game, "optimal")
     assert str(optimal.choose(view, legal, random.Random(0))) == "score chance"
@@ -232,7 +223,7 @@ def test_a_turn_is_solved_once_and_its_later_throws_choose_as_a_fresh_solve(tabl
     throw and reuses that for the next: the choices are the same as solved afresh."""
     game = load("yatzy", preset="yahtzee", players=2)
     t = Table(game, dice=SeededDice(7))
-    towin, optimal = TowinYatzyBot(YAHTZEE, ahead=False), make_bot(game, "optimal")
+    towin, optimal = TowinYatzyBot(YAHTZEE), make_bot(game, "optimal")
     rng, solved, reused = random.Random(7), 0, 0
     while not t.state.is_over():
         seat = t.state.to_move()
@@ -265,8 +256,8 @@ def test_an_opponent_sheet_is_their_total_and_their_distribution(table):
 
 def test_towin_is_a_yatzy_bot_and_plays_heads_up_and_alone(table):
     assert "towin" in bot_names("yatzy")
-    for players in (2, 1):  # Tärningspoker: its risk table is made in seconds
-        game = load("yatzy", preset="tarningspoker", players=players)
+    for players in (2, 1):
+        game = load("yatzy", preset="yahtzee", players=players)
         t = Table(game, dice=SeededDice(3))
         bots = [make_bot(game, "towin"), make_bot(game, "optimal")][:players]
         play_out(t, bots, random.Random(3))
@@ -306,66 +297,3 @@ def test_advise_against_speaks_the_players_language(table, lang, monkeypatch):
     # what is typed stays as typed: the example and the word refused
     assert "score=lots" in told
     assert words(told) & english_only(lang) <= words("used=ones,pair upper=3 score=40 lots")
-
-
-# --------------------------------------------------------------------------- planning ahead
-
-POKER = YatzyRules.make("tarningspoker")  # no bonus: its tables are made in seconds
-
-
-@pytest.fixture(scope="module")
-def risk() -> RiskTable:
-    return risk_for(POKER)
-
-
-@pytest.mark.parametrize("rows", [("yatzy",), ("chance",), ("three-kind", "chance"),
-                                  ("small-straight", "yatzy")])
-def test_the_risk_tables_plays_agree_with_brute_force_in_end_games(risk, rows):
-    used = [r for r in POKER.rows if r not in rows]
-    p = risk.table.position(used)
-    for k, theta in enumerate(risk.theta):
-        found = distribution(POKER, frozenset(rows), 0, theta=float(theta))
-        m = mean(Counter(found))
-        v = sum(p * (x - m) ** 2 for x, p in found.items())
-        assert risk.mean(k, p) == pytest.approx(m, rel=1e-5), theta
-        assert risk.variance(k, p) == pytest.approx(v, rel=1e-4, abs=1e-4), theta
-
-
-def test_the_plays_go_from_cautious_to_bold(risk):
-    start = risk.table.position()
-    best = risk.table.value(start)
-    means = [risk.mean(k, start) for k in range(len(risk.theta))]
-    spreads = [risk.variance(k, start) ** 0.5 for k in range(len(risk.theta))]
-    assert max(means) <= best + 1e-3  # none makes more points than the optimum
-    near = np.argsort(np.abs(risk.theta))[:2]  # the mildest: almost the optimum
-    assert all(means[k] == pytest.approx(best, abs=0.05) for k in near)
-    mild = [k for k in range(len(risk.theta)) if abs(risk.theta[k]) <= 0.04]
-    assert np.all(np.diff([spreads[k] for k in mild]) > 0)  # bolder, wider
-
-
-def test_planning_ahead_only_adds_plays_and_changes_some_choices(risk):
-    """Every choice is at least as likely to win when the rest of the game may be played
-    boldly or cautiously (the expected-score play is one of the plays), and in a whole
-    game of ``towin`` against ``optimal`` some choices change."""
-    d = distributions_for(POKER)
-    game = load("yatzy", preset="tarningspoker", players=2)
-    t = Table(game, dice=SeededDice(8))
-    towin, optimal = TowinYatzyBot(POKER), make_bot(game, "optimal")
-    rng, changed = random.Random(8), 0
-    while not t.state.is_over():
-        seat = t.state.to_move()
-        view = t.state.view(seat)
-        if seat == 0:
-            mine = {**view, "seat": 0}
-            ahead, turn = view_choices(d, mine, risk=risk), view_choices(d, mine)
-            assert ahead is not None and turn is not None
-            by_name = {c.choice: c for c in ahead}
-            for c in turn:
-                assert by_name[c.choice].win >= c.win - 1e-12
-                if c.win in (0.0, 1.0):  # a game decided is not planned
-                    assert by_name[c.choice] == c
-            changed += ahead[0].choice != turn[0].choice
-            t.act(0, towin.choose(view, t.state.legal_actions(), rng))
-        else:
-            t.act(1, optimal.choose(view, t.state.legal_actions(), rng))
-    assert changed > 0

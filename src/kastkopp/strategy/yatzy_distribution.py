@@ -33,7 +33,6 @@ push the solver's small tables out.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +47,6 @@ from kastkopp.strategy.yatzy_solver import (
     DICE,
     NEG,
     Position,
-    Sheet,
     SolvedTable,
     _states,
     _turn,
@@ -357,23 +355,6 @@ def distributions(rules: YatzyRules, cache: bool = True, directory: Path | None 
     return result
 
 
-def layers(sheet: Sheet) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """The positions between turns, one row open first, as the solver takes them: for each
-    number of open rows (solved, copies, source): the positions to solve, and those worth
-    the same as one of them (its upper sum, ``source``), copied from it."""
-    n = len(sheet.rows)
-    masks = np.arange(1 << n)
-    popcount = np.zeros(1 << n, dtype=np.int64)
-    for j in range(n):
-        popcount += (masks >> j) & 1
-    rep = _upper_classes(sheet)
-    for k in range(1, n + 1):
-        layer = _states(sheet, k, popcount)
-        same = rep[sheet.upper_bits(layer[:, 0]), layer[:, 1]]
-        own = same == layer[:, 1]
-        yield layer[own], layer[~own], same[~own]
-
-
 def _index_path(path: Path) -> Path:
     """Where the positions' runs of the chances in ``path`` are kept."""
     return path.with_name(path.name.removesuffix(".npy") + ".index.npz")
@@ -381,6 +362,7 @@ def _index_path(path: Path) -> Path:
 
 def _compute(table: SolvedTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     sheet, values = table.sheet, table.values
+    n = len(sheet.rows)
     floor, ceiling = _bounds(sheet)
     pmin = min(0, int(sheet.points.min()))
     prange_points = int(sheet.points.max()) - pmin + 1
@@ -392,7 +374,16 @@ def _compute(table: SolvedTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     used = 0
     arrays, ints = sheet.arrays(), sheet.ints()
     width = ceiling - floor + 1
-    for solved, copies, source in layers(sheet):
+    masks = np.arange(1 << n)
+    popcount = np.zeros(1 << n, dtype=np.int64)
+    for j in range(n):
+        popcount += (masks >> j) & 1
+    rep = _upper_classes(sheet)
+    for k in range(1, n + 1):
+        layer = _states(sheet, k, popcount)
+        same = rep[sheet.upper_bits(layer[:, 0]), layer[:, 1]]
+        own = same == layer[:, 1]
+        solved, copies, source = layer[own], layer[~own], same[~own]
         for c in range(0, len(solved), CHUNK):  # a layer reads only the layers below it
             states = np.ascontiguousarray(solved[c:c + CHUNK])
             dense = np.empty((len(states), width))

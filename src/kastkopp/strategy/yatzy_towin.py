@@ -14,13 +14,6 @@ keep, when to stand, which row) is then solved the way the solver solves it, max
 that chance instead of the points; ties (a game already won or lost) go by the expected
 score. Re-planned every turn, this is one step of policy improvement over the optimum.
 
-``bot:towin`` plans further: after the turn in hand, the rest of the game may be played
-cautiously or boldly, by any of the whole-game plays of the risk table
-(:mod:`kastkopp.strategy.yatzy_risk`), and each way the turn can end is valued by the play
-most likely to win from there. Those chances are estimates (each play's final score is the
-exact expected-score one moved to the play's mean and stretched to its spread); the advice
-(:func:`advise`, the hint) gives the exact chances of the turn planned alone.
-
 ``bot:towin`` plays heads-up this way. With more players it plays against the opponent
 with the highest expected final score (the one to beat); alone it has nobody to beat and
 plays for the expected score, as ``bot:optimal``.
@@ -57,19 +50,13 @@ from kastkopp.strategy.yatzy_distribution import (
     distribution_path,
     distributions,
     row_written,
-)
-from kastkopp.strategy.yatzy_risk import (
-    RiskTable,
-    risk_path,
-    risk_table,
-    rolls_written,
-    row_points,
-    turn_back,
+    rows_for,
 )
 from kastkopp.strategy.yatzy_solver import (
     DICE,
     KEEP_INDEX,
     KEEPS,
+    NEG,
     Position,
     _check_dice,
     cache_dir,
@@ -77,19 +64,12 @@ from kastkopp.strategy.yatzy_solver import (
 )
 
 TIE = 1e-12  # chances of winning closer than this are the same; the expected score decides
-TAIL = 1e-6  # the chance a tail left out of a play's estimated chance of winning may hold
 _TABLES: LRU[YatzyRules, DistributionTable] = LRU(env_int("KASTKOPP_SOLVED_TABLES", 6))
-_RISKS: LRU[YatzyRules, RiskTable] = LRU(env_int("KASTKOPP_SOLVED_TABLES", 6))
 
 
 def distributions_for(rules: YatzyRules) -> DistributionTable:
     """The distribution table of ``rules``: kept, loaded from the disk cache, or computed."""
     return _TABLES.kept(rules, distributions)
-
-
-def risk_for(rules: YatzyRules) -> RiskTable:
-    """The risk table of ``rules``: kept, loaded from the disk cache, or computed."""
-    return _RISKS.kept(rules, risk_table)
 
 
 def at_hand(rules: YatzyRules) -> DistributionTable | None:
@@ -189,134 +169,129 @@ def _shifted(flat, at, low, length, shift, beat, beat_low, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _ending_at(rest, nui, ny, shift, flat, start, low, length, beat, beat_low, means,
-               variances, out):
-    """The value of ending the turn ``shift`` points up, in the position (``rest``, ``nui``,
-    ``ny``): playing for the expected score after it, or, where the risk table has a play
-    more likely to win, that play."""
+def _better(a, b):
+    """Whether the choice worth ``a`` (chance, mean, second moment) beats ``b``."""
+    if a[0] > b[0] + TIE:
+        return True
+    return abs(a[0] - b[0]) <= TIE and a[1] > b[1]
+
+
+@numba.njit(cache=True, nogil=True)
+def _ending(mask, ui, y, j, p, e, total, flat, start, low, length, beat, beat_low, arrays,
+            ints, yatzy_bonus, out):
+    """The value of ending the turn with ``p`` points in row ``j`` (``e``: an extra Yatzy
+    paid), counted from my final score."""
+    g, rest, nui, ny = row_written(mask, ui, y, j, p, e, arrays, ints, yatzy_bonus)
+    shift = total + g
     if rest == 0:
         _shifted(np.ones(1), 0, 0, 1, shift, beat, beat_low, out)
-        return
-    at, lo, n = start[rest, nui, ny], low[rest, nui, ny], length[rest, nui, ny]
-    _shifted(flat, at, lo, n, shift, beat, beat_low, out)
-    if means.shape[0] == 0 or not 0.0 < out[0] < 1.0:
-        return  # no table, or the game is decided whatever comes
-    # Each play's final score is taken as the expected-score play's, moved to its mean and
-    # stretched to its spread: the shape (the bonus, the Yatzy) stays that of the exact one.
-    m0 = out[1]
-    s0 = math.sqrt(max(out[2] - m0 * m0, 0.0))
-    if s0 == 0.0:
-        return
-    # the tails (a millionth of the chance each side) are left out of these estimates
-    a, z = at, at + n
-    tail = 0.0
-    while a < z - 1 and tail + flat[a] < TAIL:
-        tail += flat[a]
-        a += 1
-    tail = 0.0
-    while z - 1 > a and tail + flat[z - 1] < TAIL:
-        tail += flat[z - 1]
-        z -= 1
-    chance, mean, second = out[0], out[1], out[2]
-    ahead = out[0] >= 0.5
-    for k in range(means.shape[0]):
-        m = shift + float(means[k, rest, nui, ny])
-        v = float(variances[k, rest, nui, ny])
-        if (v >= s0 * s0) == ahead:
-            continue  # no play makes more points: the leader gains by less spread only
-        w = _stretched(flat, a, lo + a - at, z - a, shift, m0, m, math.sqrt(v) / s0, beat,
-                       beat_low)
-        if w > chance + TIE:
-            chance, mean, second = w, m, m * m + v
-    out[0] = chance
-    out[1] = mean
-    out[2] = second
+    else:
+        _shifted(flat, start[rest, nui, ny], low[rest, nui, ny], length[rest, nui, ny],
+                 shift, beat, beat_low, out)
 
 
 @numba.njit(cache=True, nogil=True)
-def _stretched(flat, at, low, length, shift, m0, m, scale, beat, beat_low):
-    """The chance of winning with ``shift`` points plus the run of chances, each score
-    ``x`` moved to ``m + (x - m0) * scale`` (``beat`` read between its whole points)."""
-    w = 0.0
-    total = 0.0
-    last = beat.shape[0] - 1
-    for i in range(length):
-        c = float(flat[at + i])
-        b = m + (shift + low + i - m0) * scale - beat_low
-        if b >= last:
-            w += c
-        elif b > -1.0:
-            f = math.floor(b)
-            i0 = int(f)
-            below = beat[i0] if i0 >= 0 else 0.0
-            w += c * (below + (b - f) * (beat[i0 + 1] - below))
-        total += c
-    return w / total
-
-
-@numba.njit(cache=True, nogil=True)
-def _win_turn(mask, ui, y, total, flat, start, low, length, beat, beat_low, means, variances,
-              values, pmin, span, arrays, ints, yatzy_bonus, cls, child, parents, stages):
+def _win_turn(mask, ui, y, total, flat, start, low, length, beat, beat_low, arrays, ints,
+              yatzy_bonus, cls, child, parents, stages):
     """The solver's turn, maximising the chance of winning: ``stages[:, t]`` is (chance,
     mean, second moment of my final score) of each roll after throw ``t + 1``,
     ``stages[:, throws + t]`` of each keep rerolled for throw ``t + 2``."""
-    flags = ints[3]
-    n = arrays[0].shape[1]
-    cells = np.zeros((n, span, 2, 3))
+    points, extra = arrays[0], arrays[4]
+    flags, throws, first_differs = ints[3], ints[4], ints[5]
+    n = points.shape[1]
+    pmin = 0
+    for v in points.ravel():
+        pmin = min(pmin, int(v))
+    span = int(points.max()) - pmin + 1
+    memo = np.full((n, span, 2, 3), np.nan)
+    keeps_n = child.shape[0]
+    first_roll = keeps_n - 252
     now = np.empty((2, 3, 252))
-    rolls_written(mask, y, cells, pmin, arrays, ints, cls, now, True)
-    for j in range(n):
-        if not mask >> j & 1:
-            continue
-        for p in values[j]:
-            for e in range(flags):
-                cell = cells[j, p - pmin, e]
-                if cell[0] != 1.0:
-                    continue  # no roll writes it: not worth a look at the distributions
-                g, rest, nui, ny = row_written(mask, ui, y, j, p, e, arrays, ints,
-                                               yatzy_bonus)
-                _ending_at(rest, nui, ny, total + g, flat, start, low, length, beat,
-                           beat_low, means, variances, cell)
-    rolls_written(mask, y, cells, pmin, arrays, ints, cls, now)
-    turn_back(now, ints[4], child, parents, stages)
+    here = np.empty(3)
+    for table in range(2 if first_differs else 1):
+        for r in range(252):
+            rows, t = rows_for(mask, r, table, arrays, ints)
+            e = 1 if flags == 2 and cls[r] > 0 and extra[mask, y, cls[r]] else 0
+            best = now[table, :, r]
+            best[0] = NEG
+            best[1] = NEG
+            best[2] = 0.0
+            for j in range(n):
+                if not (rows >> j & 1) or not (mask >> j & 1):
+                    continue
+                p = int(points[t, j, r])
+                cell = memo[j, p - pmin, e]
+                if np.isnan(cell[0]):
+                    _ending(mask, ui, y, j, p, e, total, flat, start, low, length, beat,
+                            beat_low, arrays, ints, yatzy_bonus, cell)
+                if _better(cell, best):
+                    best[:] = cell
+    if not first_differs:
+        now[1, :, :] = now[0, :, :]
+    cur = np.empty((3, 252))
+    cur[:, :] = now[1] if throws == 1 else now[0]
+    stages[:, throws - 1, :252] = cur
+    sub = np.empty((3, keeps_n))
+    for t in range(throws - 2, -1, -1):
+        keeps = stages[:, throws + t]
+        keeps[:, first_roll:] = cur
+        for k in range(first_roll - 1, -1, -1):
+            for q in range(3):
+                s = 0.0
+                for f in range(6):
+                    s += keeps[q, child[k, f]]
+                keeps[q, k] = s / 6.0
+        sub[:, 0] = keeps[:, 0]
+        for k in range(1, first_roll):
+            sub[:, k] = keeps[:, k]
+            for i in range(5):
+                p = parents[k, i]
+                if p < 0:
+                    break
+                if _better(sub[:, p], sub[:, k]):
+                    sub[:, k] = sub[:, p]
+        stand = now[1] if t == 0 else now[0]
+        for r in range(252):
+            here[:] = stand[:, r]
+            for i in range(5):
+                p = parents[first_roll + r, i]
+                if p < 0:
+                    break
+                if _better(sub[:, p], here):
+                    here[:] = sub[:, p]
+            cur[:, r] = here
+        stages[:, t, :252] = cur
 
 
 def _beat(against: Outlook) -> np.ndarray:
     return against.beaten()
 
 
-NO_RISK = np.zeros((0, 1, 1, 1), dtype=np.float32)
-
-
-def _plays(risk: RiskTable | None) -> tuple[np.ndarray, np.ndarray]:
-    """The means and variances of the risk table's plays (none without one)."""
-    return (NO_RISK, NO_RISK) if risk is None else (risk.means, risk.variances)
-
-
 def win_choices(d: DistributionTable, position: Position, faces: Faces, rerolls: int,
-                already: float, against: Outlook, stages: np.ndarray | None = None,
-                risk: RiskTable | None = None) -> list[WinChoice]:
+                already: float, against: Outlook, stages: np.ndarray | None = None
+                ) -> list[WinChoice]:
     """Every choice with dice in hand (each row, each keep when rerolls are left), most
     likely to win first (ties by the expected score). ``stages`` may be the turn's
-    (:func:`turn_stages`), kept from an earlier throw of the same turn. With ``risk``, the
-    rest of the game after each choice may be played cautiously or boldly (the play most
-    likely to win); without, it is played for the expected score."""
+    (:func:`turn_stages`), kept from an earlier throw of the same turn."""
     table, sheet = d.table, d.table.sheet
     throws = sheet.throws
     throw = throws - rerolls
     total = round(already)
     beat = _beat(against)
-    means, variances = _plays(risk)
     found: list[tuple[str, np.ndarray]] = []
     out = np.empty(3)
     for row, now, after in table.score_moves(position, faces, first_throw=throw == 1):
-        _ending_at(after.mask, after.upper_index, after.yatzy_holds, total + round(now),
-                   d.flat, d.start, d.low, d.length, beat, against.low, means, variances,
-                   out)
+        shift = total + round(now)
+        if after.mask == 0:
+            _shifted(np.ones(1), 0, 0, 1, shift, beat, against.low, out)
+        else:
+            at = (after.mask, after.upper_index, after.yatzy_holds)
+            _shifted(d.flat, d.start[at], d.low[at], d.length[at], shift, beat,
+                     against.low, out)
         found.append((f"score {row}", out.copy()))
     if rerolls:
         if stages is None:
-            stages = turn_stages(d, position, total, against, beat, risk)
+            stages = turn_stages(d, position, total, against, beat)
         at_throw = throws + throw - 1
         for keep in ymod.sub_multisets(faces):
             if len(keep) < 5:
@@ -328,19 +303,16 @@ def win_choices(d: DistributionTable, position: Position, faces: Faces, rerolls:
 
 
 def turn_stages(d: DistributionTable, p: Position, total: int, against: Outlook,
-                beat: np.ndarray | None = None, risk: RiskTable | None = None
-                ) -> np.ndarray:
+                beat: np.ndarray | None = None) -> np.ndarray:
     """(chance of winning, mean, second moment of my final score) of every roll and keep of
-    one turn from ``p`` with ``total`` points on my sheet, played to win this turn (and,
-    with ``risk``, the rest of the game by the play most likely to win)."""
+    one turn from ``p`` with ``total`` points on my sheet, played to win this turn."""
     sheet = d.table.sheet
     stages = np.empty((3, 2 * sheet.throws, len(KEEPS)))
-    values, pmin, span = row_points(sheet)
     _win_turn(p.mask, p.upper_index, p.yatzy_holds, total, d.flat, d.start, d.low, d.length,
-              _beat(against) if beat is None else beat, against.low, *_plays(risk),
-              values, pmin, span, sheet.arrays(),
-              sheet.ints(), float(sheet.rules.yatzy_bonus), DICE["cls"], DICE["child"],
-              DICE["parents"], stages)
+              _beat(against) if beat is None else beat, against.low, sheet.arrays(),
+              sheet.ints(),
+              float(sheet.rules.yatzy_bonus), DICE["cls"], DICE["child"], DICE["parents"],
+              stages)
     return stages
 
 
@@ -379,8 +351,8 @@ def opponent(d: DistributionTable, view: dict[str, Any]) -> Outlook | None:
 
 
 def view_choices(d: DistributionTable, view: dict[str, Any],
-                 kept: dict[tuple[Any, ...], np.ndarray] | None = None,
-                 risk: RiskTable | None = None) -> list[WinChoice] | None:
+                 kept: dict[tuple[Any, ...], np.ndarray] | None = None
+                 ) -> list[WinChoice] | None:
     """The seat's choices (its own turn, dice in hand) by the chance of winning, or
     ``None`` with nobody to beat. ``kept`` holds the last turn solved: the opponent does
     not move during my turn, so its later throws reuse the solve of the first."""
@@ -397,23 +369,19 @@ def view_choices(d: DistributionTable, view: dict[str, Any],
                against.chances.tobytes())
         stages = kept.get(key)
         if stages is None:
-            stages = turn_stages(d, p, round(total), against, risk=risk)
+            stages = turn_stages(d, p, round(total), against)
             kept.clear()
             kept[key] = stages
-    return win_choices(d, p, tuple(sorted(view["dice"])), rerolls, total, against, stages,
-                       risk)
+    return win_choices(d, p, tuple(sorted(view["dice"])), rerolls, total, against, stages)
 
 
 @dataclass
 class TowinYatzyBot(Player):
     """``margin``: how much more likely to win a choice must be than the one with the best
-    expected score before the bot takes it instead (0: the most likely win, always).
-    ``ahead``: whether the rest of the game is planned too (cautiously or boldly, by the
-    risk table), or played for the expected score after the turn in hand."""
+    expected score before the bot takes it instead (0: the most likely win, always)."""
 
     rules: YatzyRules
     margin: float = 0.0
-    ahead: bool = True
     # the turn solved at the first throw, for the throws after it (see view_choices)
     _turn: dict[tuple[Any, ...], np.ndarray] = field(default_factory=dict, repr=False,
                                                      compare=False)
@@ -422,8 +390,7 @@ class TowinYatzyBot(Player):
                rng: random.Random) -> Action:
         d = distributions_for(self.rules)
         view = {**view, "seat": view["player"]}
-        to_win = view_choices(d, view, self._turn,
-                              risk_for(self.rules) if self.ahead else None)
+        to_win = view_choices(d, view, self._turn)
         if to_win is not None:
             names = [c.choice for c in to_win]
             safe = max(to_win, key=lambda c: c.expected)
@@ -450,30 +417,25 @@ class TowinYatzyBot(Player):
 
 
 def computing(rules: YatzyRules) -> Work | None:
-    """The distribution and risk tables (and the solved table under them) computed in a
-    worker, then loaded here from the disk cache (``None``: kept)."""
-    if rules in _TABLES and rules in _RISKS:
+    """The distribution table (and the solved table under it) computed in a worker, then
+    loaded here from the disk cache (``None``: kept)."""
+    if rules in _TABLES:
         return None
-    return Work(("yatzy-distribution", cache_key(rules)), _tables_to_disk,
+    return Work(("yatzy-distribution", cache_key(rules)), _distributions_to_disk,
                 (rules, str(cache_dir())), lambda _: _keep(rules))
 
 
-def _tables_to_disk(rules: YatzyRules, directory: str) -> None:
+def _distributions_to_disk(rules: YatzyRules, directory: str) -> None:
     distributions(rules, directory=Path(directory))
-    risk_table(rules, directory=Path(directory))
 
 
 def _keep(rules: YatzyRules) -> None:
-    # loaded from where the worker left them
-    if distribution_path(rules).exists():
+    if distribution_path(rules).exists():  # loaded from where the worker left it
         _TABLES.put(rules, distributions(rules))
-    if risk_path(rules).exists():
-        _RISKS.put(rules, risk_table(rules))
 
 
 @register_bot("yatzy", "towin", "plays for the best chance of finishing ahead of the "
-              "opponent, from the exact distribution of both final scores, the rest of "
-              "the game cautiously or boldly as the scores stand")
+              "opponent, from the exact distribution of both final scores")
 def towin(game: Game) -> Player:
     assert isinstance(game.rules, YatzyRules)
     return TowinYatzyBot(game.rules)
