@@ -372,13 +372,13 @@ def _compute(table: SolvedTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     length = np.zeros(shape, dtype=np.int32)
     flat = np.zeros(1 << 20, dtype=np.float32)  # single precision: it is most of the memory
     used = 0
-    arrays, ints = sheet.arrays(), sheet.ints()
-    width = ceiling - floor + 1
     masks = np.arange(1 << n)
     popcount = np.zeros(1 << n, dtype=np.int64)
     for j in range(n):
         popcount += (masks >> j) & 1
     rep = _upper_classes(sheet)
+    arrays, ints = sheet.arrays(), sheet.ints()
+    width = ceiling - floor + 1
     for k in range(1, n + 1):
         layer = _states(sheet, k, popcount)
         same = rep[sheet.upper_bits(layer[:, 0]), layer[:, 1]]
