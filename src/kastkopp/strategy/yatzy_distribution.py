@@ -180,12 +180,7 @@ def _turn_outcomes(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parent
             e = 1 if flags == 2 and cls[r] > 0 and extra[mask, y, cls[r]] else 0
             if last or value[r] + e * yatzy_bonus >= kvalue[r]:
                 j = row[r]
-                jokered = False
-                if ints[6]:
-                    for face in range(1, 7):
-                        if ALIKE[face - 1] == r and arrays[3][mask, face]:
-                            jokered = True
-                p = points[table + (2 if jokered else 0), j, r]
+                p = points[rows_for(mask, r, table, arrays, ints)[1], j, r]
                 acc[j, int(p) - pmin, e] += m
             else:
                 kmass[keep[r]] += m
