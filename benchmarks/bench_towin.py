@@ -32,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from kastkopp.dice import DiceSource, Faces
-from kastkopp.engine import Table
+from kastkopp.engine import Player, Table
 from kastkopp.games import load
 from kastkopp.games.yatzy import YatzyRules, YatzyState
 from kastkopp.strategy import make_bot
@@ -55,8 +55,10 @@ class SeatStreams(DiceSource):
 MARGIN = 0.0  # bot:towin's margin (``--margin``)
 
 
-def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[float, int, int]:
-    """One game: towin's result (1 win, 0.5 tie, 0 loss) and both final scores."""
+def game(preset: str, seed: int, towin_seat: int, towin_stream: int,
+         player: Player | None = None) -> tuple[float, int, int]:
+    """One game: towin's result (1 win, 0.5 tie, 0 loss) and both final scores. ``player``
+    takes towin's seat instead (with towin's dice), for the benchmarks that watch it."""
     g = load("yatzy", preset=preset, players=2)
     streams = [random.Random(f"{seed}:{s}") for s in range(2)]
     # seat -> stream: towin's seat gets towin's stream
@@ -64,8 +66,8 @@ def game(preset: str, seed: int, towin_seat: int, towin_stream: int) -> tuple[fl
         [1 - towin_stream, towin_stream]
     dice = SeatStreams(streams=[streams[order[0]], streams[order[1]]])
     table = Table(g, dice=dice)
-    bots = [TowinYatzyBot(YatzyRules.make(preset), MARGIN) if s == towin_seat
-            else make_bot(g, "optimal") for s in range(2)]
+    bots = [make_bot(g, "optimal") for _ in range(2)]
+    bots[towin_seat] = player or TowinYatzyBot(YatzyRules.make(preset), MARGIN)
     rng = random.Random(seed)
     while not table.state.is_over():
         seat = table.state.to_move()

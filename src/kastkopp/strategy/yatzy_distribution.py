@@ -145,7 +145,7 @@ def _best_keeps(keep_values, parents, best_sub, arg_sub, out_value, out_keep):
 
 
 @numba.njit(cache=True, nogil=True)
-def _turn_outcomes(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, prob,
+def turn_outcomes(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, prob,
                    stages, work, acc, pmin):
     """The chances of what one turn of expected-score play writes: acc[row, points - pmin,
     extra Yatzy paid] (cleared first)."""
@@ -227,7 +227,7 @@ def _layer(states, E, flat, start, low, length, arrays, ints, yatzy_bonus, cls, 
         stages = np.empty((2 * throws, keeps_n))
         work = np.empty((6, keeps_n))
         acc = np.empty((rows, prange_points, 2))
-        _turn_outcomes(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, prob,
+        turn_outcomes(mask, ui, y, E, arrays, ints, yatzy_bonus, cls, child, parents, prob,
                        stages, work, acc, pmin)
         out = dense[s]
         out[:] = 0.0

@@ -548,7 +548,7 @@ def _score_lanes(mask, uis, y, table, E, arrays, ints, out, scratch):
 
 
 @numba.njit(cache=True, nogil=True)
-def _keep_lanes(roll_values, child, keeps):
+def keep_lanes(roll_values, child, keeps):
     """keeps[k, l]: ``_keep_values`` for every lane. (Loops with two indices over the
     lanes measured about twice as fast here as loops over row views.)"""
     first = keeps.shape[0] - 252
@@ -565,7 +565,7 @@ def _keep_lanes(roll_values, child, keeps):
 
 
 @numba.njit(cache=True, nogil=True)
-def _reroll_lanes(keeps, parents, best_sub, out):
+def reroll_lanes(keeps, parents, best_sub, out):
     """out[r, l]: ``_best_reroll`` for every lane."""
     first = keeps.shape[0] - 252
     w = keeps.shape[1]
@@ -591,6 +591,31 @@ def _reroll_lanes(keeps, parents, best_sub, out):
                 out[r, lane] = max(best_sub[p, lane], out[r, lane])
 
 
+@numba.njit(cache=True, nogil=True)
+def turn_lanes(first, later, throws, child, parents, prob, current, keeps, best_sub, reroll,
+               out, stages, lane):
+    """A turn played backwards in lanes: ``first[r, l]`` and ``later[r, l]`` are what roll
+    ``r`` is worth written on the first throw and on a later one; out[l] what the turn is
+    worth before its first throw. With ``lane`` >= 0, ``stages[throws + t]`` keeps what
+    every keep is worth in that lane after throw t + 1."""
+    w = out.shape[0]
+    current[:] = first if throws == 1 else later
+    for t in range(throws - 2, -1, -1):
+        keep_lanes(current, child, keeps)
+        if lane >= 0:
+            stages[throws + t] = keeps[:, lane]
+        reroll_lanes(keeps, parents, best_sub, reroll)
+        now = first if t == 0 else later
+        for r in range(252):
+            for x in range(w):
+                current[r, x] = max(now[r, x], reroll[r, x])
+    for x in range(w):
+        total = 0.0
+        for r in range(252):
+            total += prob[r] * current[r, x]
+        out[x] = total
+
+
 @numba.njit(parallel=True, cache=True, nogil=True)
 def _solve_groups(groups, starts, uis, E, arrays, ints, yatzy_bonus, cls, child, parents, prob):
     """Solve the positions of one layer: group ``g`` is the open rows ``groups[g, 0]`` with
@@ -603,7 +628,7 @@ def _solve_groups(groups, starts, uis, E, arrays, ints, yatzy_bonus, cls, child,
     keeps_n = child.shape[0]
     chunks = min(groups.shape[0], 64)
     for c in numba.prange(chunks):
-        buffer = np.empty((4 * 252 + 2 * keeps_n + 6) * widest)
+        buffer = np.empty((4 * 252 + 2 * keeps_n + 7) * widest)
         for g in range(c, groups.shape[0], chunks):
             mask, y = groups[g, 0], groups[g, 1]
             lanes = uis[starts[g]:starts[g + 1]]
@@ -616,6 +641,7 @@ def _solve_groups(groups, starts, uis, E, arrays, ints, yatzy_bonus, cls, child,
             keeps = buffer[at:at + keeps_n * w].reshape((keeps_n, w))
             best_sub = buffer[at + keeps_n * w:at + 2 * keeps_n * w].reshape((keeps_n, w))
             scratch = buffer[at + 2 * keeps_n * w:at + (2 * keeps_n + 6) * w].reshape((6, w))
+            out = buffer[at + (2 * keeps_n + 6) * w:at + (2 * keeps_n + 7) * w]
             _score_lanes(mask, lanes, y, 0, E, arrays, ints, later, scratch)
             if first_differs:
                 _score_lanes(mask, lanes, y, 1, E, arrays, ints, first, scratch)
@@ -626,19 +652,10 @@ def _solve_groups(groups, starts, uis, E, arrays, ints, yatzy_bonus, cls, child,
                     if cls[r] > 0 and extra[mask, y, cls[r]]:
                         later[r] += yatzy_bonus
                         first[r] += yatzy_bonus
-            current[:] = first if throws == 1 else later
-            for t in range(throws - 2, -1, -1):
-                _keep_lanes(current, child, keeps)
-                _reroll_lanes(keeps, parents, best_sub, reroll)
-                now = first if t == 0 else later
-                for r in range(252):
-                    for lane in range(w):
-                        current[r, lane] = max(now[r, lane], reroll[r, lane])
+            turn_lanes(first, later, throws, child, parents, prob, current, keeps, best_sub,
+                       reroll, out, scratch, -1)
             for lane in range(w):
-                total = 0.0
-                for r in range(252):
-                    total += prob[r] * current[r, lane]
-                E[mask, lanes[lane], y] = total
+                E[mask, lanes[lane], y] = out[lane]
 
 
 def _groups(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
