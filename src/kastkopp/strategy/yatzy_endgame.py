@@ -52,6 +52,7 @@ from kastkopp.strategy.yatzy_solver import (
     Sheet,
     turn_lanes,
 )
+from kastkopp.strategy.yatzy_towin import Outlook
 
 Key = tuple[int, int, int]  # a position as (open rows, upper index, Yatzy flag)
 
@@ -278,15 +279,9 @@ class EndGame:
 
     def _finished(self, o: Key | None) -> np.ndarray:
         """My sheet full: my chance at each difference as the opponent plays out from o."""
-        lanes = self.lanes
-        if o is None:
-            return np.where(lanes > 0, 1.0, np.where(lanes == 0, 0.5, 0.0))
-        low, run = self.d.of(Position(*o))
-        run = run.astype(np.float64)
-        below = np.concatenate([[0.0], np.cumsum(run)])  # below[k]: P(they add < low + k)
-        k = lanes - low
-        equal = np.where((k >= 0) & (k < len(run)), run[np.clip(k, 0, len(run) - 1)], 0.0)
-        return below[np.clip(k, 0, len(run))] + 0.5 * equal
+        rest = Outlook.certain(0) if o is None else Outlook(*self.d.of(Position(*o)))
+        k = self.lanes - rest.low  # a difference beats their points to come as k beats 0
+        return np.where(k < 0, 0.0, rest.beaten()[np.clip(k, 0, len(rest.chances))])
 
     def _after(self, k: int, o: Key | None) -> tuple[np.ndarray, np.ndarray]:
         """What the endings of my turn with k rows open lead to, the opponent at o: for
